@@ -1,0 +1,1 @@
+"""Strategy and odds: optimal play and bid probabilities (pure; numpy allowed)."""

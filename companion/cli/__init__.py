@@ -1,0 +1,66 @@
+"""The `purser` command line: one sub-command module per area.
+
+Each module listed in ``COMMAND_MODULES`` provides ``register(subparsers)``, which adds
+its sub-commands and sets ``func`` on each parser to a callable taking the parsed
+arguments and returning an exit code. Modules are imported lazily by name so the
+command line starts fast and a heavy dependency (Kivy, OpenCV) loads only when used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from companion import __version__
+from companion.errors import PurserError
+
+log = logging.getLogger(__name__)
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "companion.cli.games_cmd",
+    "companion.cli.app_cmd",
+)
+
+#: Exit codes: 0 success, 1 a Purser error (bad input, refused database, no hardware),
+#: 2 a usage error (argparse's own), 130 interrupted.
+EXIT_ERROR = 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the full argument parser with every registered sub-command."""
+    parser = argparse.ArgumentParser(
+        prog="purser",
+        description="Purser referees pirate tabletop games: score sheets, rules, "
+        "a booty balance and a dice camera.",
+    )
+    parser.add_argument("--version", action="version", version=f"purser {__version__}")
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0,
+        help="log more detail to stderr (-v info, -vv debug)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    level = {0: logging.WARNING, 1: logging.INFO}.get(args.verbose, logging.DEBUG)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 0
+    try:
+        return int(func(args) or 0)
+    except PurserError as exc:
+        print(f"purser: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130

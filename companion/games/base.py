@@ -1,0 +1,246 @@
+"""The engine protocol every game follows, and the small helpers engines share.
+
+A game is an object (usually a module) with:
+
+- ``NAME``, ``TITLE``, ``MIN_PLAYERS``, ``MAX_PLAYERS``: who it is for;
+- ``RULES``: a tuple of :class:`Rule`, the house-rule settings with documented defaults;
+- ``ACTIONS_HELP``: examples of its actions, shown by ``--help``;
+- ``initial_state(config, players, seed)``: the state before the first action;
+- ``legal_actions(state)``: every action the table may take now, as plain dicts;
+- ``apply(state, action) -> (state, events)``: a new immutable state and what happened;
+- ``summary(state)``: a :class:`Summary` (scores, who must act, the prompt in words).
+
+States are immutable (frozen dataclasses of tuples); actions and events are plain
+JSON-ready dicts. ``apply`` raises :class:`IllegalAction` for anything the rules forbid,
+with a message a player understands, and the state it was given is untouched.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from companion.errors import PurserError
+
+Action = Mapping[str, Any]
+Event = dict[str, Any]
+
+
+class IllegalAction(PurserError, ValueError):
+    """An action the rules do not allow now; the message says why in table language."""
+
+
+class ConfigError(PurserError, ValueError):
+    """A house-rule setting that does not exist or has a value it cannot take."""
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One house-rule setting: a name, its default and what it means.
+
+    ``choices`` limits the values; ``minimum``/``maximum`` bound numbers.
+    """
+
+    key: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+
+    def parse(self, value: Any) -> Any:
+        """Convert ``value`` (text from a command line, or JSON) to this rule's type.
+
+        Raises:
+            ConfigError: the value has the wrong type or is out of range.
+        """
+        kind = type(self.default)
+        try:
+            if kind is bool:
+                parsed: Any = _parse_bool(value)
+            elif kind is int:
+                if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+                    raise ValueError(value)
+                parsed = int(value)
+            elif kind is float:
+                parsed = float(value)
+            elif kind is tuple:
+                parsed = _parse_tuple(value, self.default)
+            else:
+                parsed = str(value)
+        except (TypeError, ValueError):
+            raise ConfigError(
+                f"house rule {self.key!r} needs {_kind_words(kind)}, not {value!r}"
+            ) from None
+        if self.choices is not None and parsed not in self.choices:
+            options = ", ".join(str(c) for c in self.choices)
+            raise ConfigError(f"house rule {self.key!r} must be one of: {options} (got {value!r})")
+        if self.minimum is not None and parsed < self.minimum:
+            raise ConfigError(f"house rule {self.key!r} must be at least {self.minimum} (got {value!r})")
+        if self.maximum is not None and parsed > self.maximum:
+            raise ConfigError(f"house rule {self.key!r} must be at most {self.maximum} (got {value!r})")
+        return parsed
+
+    def describe(self) -> str:
+        """One line for help screens: ``key (default X): what it means``."""
+        default = ",".join(map(str, self.default)) if isinstance(self.default, tuple) else self.default
+        extra = f" [{' | '.join(map(str, self.choices))}]" if self.choices else ""
+        return f"{self.key} (default {default}){extra}: {self.help}"
+
+
+def _parse_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(value)
+
+
+def _parse_tuple(value: Any, default: tuple[Any, ...]) -> tuple[Any, ...]:
+    items = value.split(",") if isinstance(value, str) else list(value)
+    item_kind = type(default[0]) if default else str
+    return tuple(item_kind(str(v).strip()) if item_kind is not str else str(v).strip() for v in items)
+
+
+def _kind_words(kind: type) -> str:
+    return {bool: "yes or no", int: "a whole number", float: "a number", tuple: "a comma-separated list"}.get(
+        kind, "text"
+    )
+
+
+def resolve_config(rules: Sequence[Rule], overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Every rule's value: the defaults with ``overrides`` parsed and applied.
+
+    Raises:
+        ConfigError: an unknown rule name or a bad value.
+    """
+    by_key = {r.key: r for r in rules}
+    config = {r.key: r.default for r in rules}
+    for key, value in (overrides or {}).items():
+        rule = by_key.get(key)
+        if rule is None:
+            known = ", ".join(sorted(by_key)) or "none"
+            raise ConfigError(f"there is no house rule called {key!r} (known: {known})")
+        config[key] = rule.parse(value)
+    return config
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What the table needs to see now.
+
+    ``scores`` maps each player to their score; ``to_act`` names whoever the game waits
+    on (empty when over); ``prompt`` says in words what must happen next; ``detail`` holds
+    game-specific, JSON-ready facts for screens (stashes, sheets, ...).
+    """
+
+    scores: dict[str, float]
+    to_act: tuple[str, ...]
+    prompt: str
+    over: bool = False
+    winners: tuple[str, ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for JSON output."""
+        return {
+            "scores": dict(self.scores),
+            "to_act": list(self.to_act),
+            "prompt": self.prompt,
+            "over": self.over,
+            "winners": list(self.winners),
+            "detail": self.detail,
+        }
+
+
+@runtime_checkable
+class Game(Protocol):
+    """What the session layer needs from a game (a module or an object)."""
+
+    NAME: str
+    TITLE: str
+    MIN_PLAYERS: int
+    MAX_PLAYERS: int
+    RULES: tuple[Rule, ...]
+    ACTIONS_HELP: str
+
+    def initial_state(self, config: Mapping[str, Any], players: Sequence[str], seed: int) -> Any: ...
+
+    def legal_actions(self, state: Any) -> list[dict[str, Any]]: ...
+
+    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]: ...
+
+    def summary(self, state: Any) -> Summary: ...
+
+
+def event(kind: str, text: str, **data: Any) -> Event:
+    """An event: ``{"type": kind, "text": text, **data}``; ``text`` is for players."""
+    return {"type": kind, "text": text, **data}
+
+
+def check_players(players: Sequence[str], minimum: int, maximum: int, title: str) -> tuple[str, ...]:
+    """Validate a seating of player names; returns them as a tuple.
+
+    Raises:
+        ConfigError: too few or too many players, a blank name or a repeated name.
+    """
+    names = tuple(p.strip() for p in players)
+    if not minimum <= len(names) <= maximum:
+        raise ConfigError(f"{title} is for {minimum} to {maximum} players, not {len(names)}")
+    if any(not n for n in names):
+        raise ConfigError("every player needs a name")
+    seen = {n.casefold() for n in names}
+    if len(seen) != len(names):
+        raise ConfigError("two players have the same name; give each a different one")
+    return names
+
+
+def action_type(action: Any) -> str:
+    """The ``type`` of an action.
+
+    Raises:
+        IllegalAction: the action is not an object with a text ``type``.
+    """
+    if not isinstance(action, Mapping):
+        raise IllegalAction('an action must be a JSON object such as {"type": "..."}')
+    kind = action.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise IllegalAction('the action has no "type"')
+    return kind
+
+
+def get_field(action: Action, name: str, kind: type | tuple[type, ...], *, optional: bool = False) -> Any:
+    """Read one field of an action, checking its type.
+
+    Raises:
+        IllegalAction: the field is missing (unless ``optional``) or has the wrong type.
+    """
+    if name not in action or action[name] is None:
+        if optional:
+            return None
+        raise IllegalAction(f'the {action.get("type", "action")!r} action needs "{name}"')
+    value = action[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds:
+        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {json.dumps(value)}')
+    if not isinstance(value, kinds):
+        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {json.dumps(value)}')
+    return value
+
+
+def get_player(action: Action, players: Sequence[str], name: str = "player") -> str:
+    """Read a player field and match it to a seated player (case-insensitive).
+
+    Raises:
+        IllegalAction: missing, or nobody of that name is playing.
+    """
+    value = get_field(action, name, str)
+    for p in players:
+        if p.casefold() == value.strip().casefold():
+            return p
+    raise IllegalAction(f"nobody called {value!r} is playing (players: {', '.join(players)})")

@@ -1,0 +1,27 @@
+"""Weighing: balance backends behind one interface, chosen by URL.
+
+``open_scale("sim://")`` gives the built-in simulated balance; ``serial:///dev/ttyUSB0``
+our firmware; ``openscale://``, ``hx711://`` and ``auto://`` the others (see
+``hardware.md``).
+"""
+
+from companion.scale.base import Sample, Scale, ScaleStatus, Weighing
+from companion.scale.errors import (
+    ScaleError,
+    ScaleFault,
+    ScaleNotFound,
+    ScaleProtocolError,
+    ScaleTimeout,
+)
+
+__all__ = [
+    "Sample",
+    "Scale",
+    "ScaleError",
+    "ScaleFault",
+    "ScaleNotFound",
+    "ScaleProtocolError",
+    "ScaleStatus",
+    "ScaleTimeout",
+    "Weighing",
+]

@@ -1,0 +1,23 @@
+"""The balance's exception tree: one root, one kind per way a weighing can fail."""
+
+from companion.errors import PurserError
+
+
+class ScaleError(PurserError):
+    """Anything that stops the balance giving a trustworthy weight."""
+
+
+class ScaleTimeout(ScaleError, TimeoutError):
+    """No (stable) reading arrived in the time allowed."""
+
+
+class ScaleProtocolError(ScaleError, ValueError):
+    """A line from the balance that does not decode (garbled, bad checksum, wrong version)."""
+
+
+class ScaleNotFound(ScaleError):
+    """No balance at that address (port missing, nothing answering the handshake)."""
+
+
+class ScaleFault(ScaleError):
+    """The balance reports a condition in which no weight may be given (chip fault, saturation)."""

@@ -1,0 +1,30 @@
+"""Test-wide set-up: Kivy's environment before anything imports it, and no silent skips."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+# Kivy reads these at import time; they keep it from parsing pytest's argv, writing
+# logs and config into the home directory, or printing to the console.
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="purser-kivy-"))
+
+import pytest  # noqa: E402
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # noqa: ARG001
+    """With PURSER_NO_SKIP=1 (``make test``, CI) a skipped test is a failure.
+
+    A check that could not run (missing simulator, no window) must never look like a
+    check that passed.
+    """
+    outcome = yield
+    report = outcome.get_result()
+    if os.environ.get("PURSER_NO_SKIP") == "1" and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.longrepr = f"skipped, and skips are failures under PURSER_NO_SKIP=1: {reason}"
