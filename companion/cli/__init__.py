@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.games_cmd",
+    "companion.cli.session_cmd",
+    "companion.cli.players_cmd",
     "companion.cli.app_cmd",
 )
 

@@ -23,6 +23,7 @@ from companion.games.base import (
 
 #: Command-line name -> (module, attribute or "" for the module itself, aliases).
 _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "seven": ("companion.games.seven", "", ("7",)),
 }
 
 

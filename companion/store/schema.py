@@ -1,0 +1,49 @@
+"""The database schema as an ordered list of migrations.
+
+Migration ``i`` takes a database from ``user_version == i`` to ``i + 1``. Never edit a
+migration that has shipped; append a new one.
+"""
+
+#: Marks a SQLite file as Purser's (``PRAGMA application_id``; "PRSR" in ASCII).
+APPLICATION_ID = 0x50525352
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: players, table sessions, their seats and the journal of actions.
+    f"""
+    PRAGMA application_id = {APPLICATION_ID};
+    CREATE TABLE players (
+        id       INTEGER PRIMARY KEY,
+        name     TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        created  TEXT NOT NULL,
+        profile  TEXT NOT NULL DEFAULT '{{}}'
+    );
+    CREATE TABLE sessions (
+        id        INTEGER PRIMARY KEY,
+        game      TEXT NOT NULL,
+        config    TEXT NOT NULL,
+        seed      INTEGER NOT NULL,
+        created   TEXT NOT NULL,
+        updated   TEXT NOT NULL,
+        cursor    INTEGER NOT NULL DEFAULT 0,
+        finished  INTEGER NOT NULL DEFAULT 0,
+        result    TEXT,
+        hardware  TEXT NOT NULL DEFAULT '{{}}'
+    );
+    CREATE TABLE seats (
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seat       INTEGER NOT NULL,
+        player_id  INTEGER NOT NULL REFERENCES players(id),
+        PRIMARY KEY (session_id, seat)
+    );
+    CREATE TABLE actions (
+        session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq        INTEGER NOT NULL,
+        action     TEXT NOT NULL,
+        created    TEXT NOT NULL,
+        PRIMARY KEY (session_id, seq)
+    );
+    CREATE INDEX sessions_by_state ON sessions (finished, updated);
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
