@@ -28,3 +28,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # noqa
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.longrepr = f"skipped, and skips are failures under PURSER_NO_SKIP=1: {reason}"
+
+
+@pytest.fixture
+def purser(tmp_path):
+    """The real command line (a subprocess) on a fresh database in ``tmp_path``."""
+    from tests.support.cli import PurserCLI
+
+    return PurserCLI(tmp_path / "purser.db")

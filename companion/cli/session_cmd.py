@@ -10,8 +10,11 @@ from typing import Any
 from companion.cli.common import add_db_option, add_parser_with_game_help, open_store, print_json
 from companion.errors import PurserError
 from companion.games import ConfigError, IllegalAction
-from companion.session import NothingToUndo, TableSession
+from companion.session import Hardware, NothingToUndo, TableSession
+from companion.scale.errors import ScaleError
+from companion.session.hardware import needs_hardware
 from companion.store import NotFound, Store, StoreError
+from companion.vision.errors import VisionError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,6 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--players", required=True, help="comma-separated names in seating order, e.g. Ana,Ben,Cy")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)")
     p.add_argument("--seed", type=int, help="seed for anything Purser draws at random (default: random)")
+    p.add_argument("--scale", metavar="URL", help="the balance for this game (default auto://; sim:// for the built-in simulator)")
+    p.add_argument("--camera", metavar="URL", help="the dice camera for this game (default sim://; cv://0, file://PATH)")
     add_db_option(p)
     p.set_defaults(func=cmd_new)
 
@@ -28,7 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub, "play", help="apply JSON actions from stdin, one per line; print one JSON result line each",
         description="Reads one JSON action per line on stdin. Each line gets one JSON line back: "
         '{"ok": true, "seq": N, "events": [...], "prompt": "..."} once the action is saved, or '
-        '{"ok": false, "error": "illegal"|"malformed", "message": "..."} (nothing changed). '
+        '{"ok": false, "error": "illegal"|"malformed"|"hardware", "message": "..."} (nothing changed). '
+        'An action with "from": "scale" or "from": "camera" is measured first with the game\'s '
+        'scale or camera (see `purser new --scale/--camera`). '
         '{"type": "undo"} and {"type": "redo"} work too.',
     )
     _session_args(p)
@@ -93,7 +100,10 @@ def cmd_new(args: argparse.Namespace) -> int:
     """Create a session and print its id."""
     players = [p for p in args.players.split(",")]
     with open_store(args) as store:
-        session = TableSession.create(store, args.game, players, _parse_rules(args.rule), seed=args.seed)
+        hardware = Hardware(args.scale, args.camera).to_config()
+        session = TableSession.create(
+            store, args.game, players, _parse_rules(args.rule), seed=args.seed, hardware=hardware
+        )
         print(session.id)
     return 0
 
@@ -112,9 +122,13 @@ def _apply_line(session: TableSession, line: str) -> dict[str, Any]:
         if action.get("type") == "redo" and len(action) == 1:
             entry = session.redo()
             return {"ok": True, "redone": entry.seq, "events": entry.events, "prompt": session.summary().prompt}
+        if needs_hardware(action):
+            action = session.resolve(action)
         events = session.apply(action)
     except (IllegalAction, NothingToUndo) as exc:
         return {"ok": False, "error": "illegal", "message": str(exc)}
+    except (ScaleError, VisionError) as exc:
+        return {"ok": False, "error": "hardware", "message": str(exc)}
     return {"ok": True, "seq": session.cursor, "events": events, "prompt": session.summary().prompt}
 
 
@@ -122,15 +136,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Apply actions from stdin; each result line is written only after the action is saved."""
     with open_store(args) as store:
         session = _load(store, args.session)
-        for line in sys.stdin:
-            if not line.strip():
-                continue
-            try:
-                result = _apply_line(session, line)
-            except StoreError as exc:
-                print_json({"ok": False, "error": "storage", "message": str(exc)})
-                return 1
-            print_json(result)
+        try:
+            for line in sys.stdin:
+                if not line.strip():
+                    continue
+                try:
+                    result = _apply_line(session, line)
+                except StoreError as exc:
+                    print_json({"ok": False, "error": "storage", "message": str(exc)})
+                    return 1
+                print_json(result)
+        finally:
+            session.close()
     return 0
 
 

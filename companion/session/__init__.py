@@ -1,6 +1,7 @@
 """Table sessions: players, the chosen game, the journal, undo/redo, hardware wiring."""
 
+from companion.session.hardware import Hardware
 from companion.session.replay import replay
 from companion.session.table import HistoryEntry, NothingToUndo, SessionDamaged, TableSession
 
-__all__ = ["HistoryEntry", "NothingToUndo", "SessionDamaged", "TableSession", "replay"]
+__all__ = ["Hardware", "HistoryEntry", "NothingToUndo", "SessionDamaged", "TableSession", "replay"]

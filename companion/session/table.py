@@ -18,6 +18,7 @@ from typing import Any
 from companion.errors import PurserError
 from companion.games import find_game, resolve_config
 from companion.games.base import Event, Game, IllegalAction, Summary, check_players
+from companion.session.hardware import Hardware, needs_hardware
 from companion.session.replay import replay
 from companion.store import Store, StoreError
 
@@ -94,6 +95,7 @@ class TableSession:
             ) from exc
         self._cursor = record.cursor
         self._finished = record.finished
+        self._hardware: Hardware | None = None
 
     # -- creating -----------------------------------------------------------------------
 
@@ -161,6 +163,27 @@ class TableSession:
             HistoryEntry(i + 1, self._journal[i], self._events[i], i >= self._cursor) for i in range(limit)
         ]
 
+    # -- hardware -----------------------------------------------------------------------
+
+    def resolve(self, action: Mapping[str, Any], timeout: float = 15.0) -> dict[str, Any]:
+        """Take the measurement an action asks for (``"from": "scale"|"camera"``).
+
+        Blocks while the hardware works; returns the concrete action to :meth:`apply`.
+
+        Raises:
+            IllegalAction: an unknown source.
+            ScaleError, VisionError: no trustworthy measurement.
+        """
+        if self._hardware is None:
+            self._hardware = Hardware.from_config(self.hardware)
+        return self._hardware.resolve(_as_json_object(action), timeout)
+
+    def close(self) -> None:
+        """Release the scale and camera this session opened (the store stays open)."""
+        if self._hardware is not None:
+            self._hardware.close()
+            self._hardware = None
+
     # -- changing -----------------------------------------------------------------------
 
     def apply(self, action: Mapping[str, Any]) -> list[Event]:
@@ -171,6 +194,8 @@ class TableSession:
             StoreError: it could not be saved; nothing is changed.
         """
         clean = _as_json_object(action)
+        if needs_hardware(clean):
+            raise IllegalAction(f'take the measurement first: this action asks for the {clean["from"]!r} (resolve it)')
         new_state, events = self.game.apply(self.state, clean)
         json.dumps(events)  # an engine must only produce JSON-ready events
         self._cursor = self.store.append_action(self.id, self._cursor, clean)
