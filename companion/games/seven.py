@@ -354,7 +354,8 @@ def _end_round(state: SevenState, events: list[Event]) -> tuple[SevenState, list
         "last_place": order[-1],
     }.get(state.next_round_starter, (state.round_starter + 1) % n)
     events.append(
-        event("round", f"Round {state.round + 1}: deal {state.hand_size} cards each; {state.players[starter]} starts.",
+        event("round", f"Round {state.round + 1}: deal {state.hand_size} card{'s' * (state.hand_size != 1)} each; "
+                    f"{state.players[starter]} starts.",
               round=state.round + 1, starter=state.players[starter])
     )
     return _deal(state, state.round + 1, starter), events
