@@ -36,3 +36,18 @@ def purser(tmp_path):
     from tests.support.cli import PurserCLI
 
     return PurserCLI(tmp_path / "purser.db")
+
+
+@pytest.fixture(scope="session")
+def advisor_cache(tmp_path_factory):
+    """A cache folder for advisor tables, shared by the whole test run."""
+    return tmp_path_factory.mktemp("advisor")
+
+
+@pytest.fixture(scope="session")
+def yahtzee_free(advisor_cache):
+    """The optimal-play table of Yahtzee with the free-choice joker (computed once per run)."""
+    from companion.advisor.table import load_table
+    from companion.games.scoresheet import sheet
+
+    return load_table(sheet("yahtzee", {"joker": "free"}), directory=advisor_cache)

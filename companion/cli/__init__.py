@@ -24,6 +24,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.session_cmd",
     "companion.cli.players_cmd",
     "companion.cli.app_cmd",
+    "companion.cli.odds_cmd",
+    "companion.cli.score_cmd",
+    "companion.cli.advise_cmd",
 )
 
 #: Exit codes: 0 success, 1 a Purser error (bad input, refused database, no hardware),

@@ -11,10 +11,8 @@ from companion.cli.common import add_db_option, add_parser_with_game_help, open_
 from companion.errors import PurserError
 from companion.games import ConfigError, IllegalAction
 from companion.session import Hardware, NothingToUndo, TableSession
-from companion.scale.errors import ScaleError
 from companion.session.hardware import needs_hardware
 from companion.store import NotFound, Store, StoreError
-from companion.vision.errors import VisionError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -127,7 +125,9 @@ def _apply_line(session: TableSession, line: str) -> dict[str, Any]:
         events = session.apply(action)
     except (IllegalAction, NothingToUndo) as exc:
         return {"ok": False, "error": "illegal", "message": str(exc)}
-    except (ScaleError, VisionError) as exc:
+    except StoreError:
+        raise
+    except PurserError as exc:  # the scale or camera gave no trustworthy measurement
         return {"ok": False, "error": "hardware", "message": str(exc)}
     return {"ok": True, "seq": session.cursor, "events": events, "prompt": session.summary().prompt}
 

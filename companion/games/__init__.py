@@ -24,6 +24,11 @@ from companion.games.base import (
 #: Command-line name -> (module, attribute or "" for the module itself, aliases).
 _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "seven": ("companion.games.seven", "", ("7",)),
+    "guilded": ("companion.games.guilded", "", ("guilded-treasures", "seize-guilded-treasures", "sgt")),
+    "scallywagger": ("companion.games.scallywagger", "", ("scally", "liars-dice")),
+    "swashbuckle": ("companion.games.swashbuckle", "", ("swash",)),
+    "yahtzee": ("companion.games.scoresheet.classic", "YAHTZEE", ()),
+    "yacht": ("companion.games.scoresheet.classic", "YACHT", ("yacht-dice",)),
 }
 
 

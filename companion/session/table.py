@@ -20,6 +20,7 @@ from companion.games import find_game, resolve_config
 from companion.games.base import Event, Game, IllegalAction, Summary, check_players
 from companion.session.hardware import Hardware, needs_hardware
 from companion.session.replay import replay
+from companion.session.titles import refresh_titles, seating_rules
 from companion.store import Store, StoreError
 
 log = logging.getLogger(__name__)
@@ -116,7 +117,8 @@ class TableSession:
         """
         engine = find_game(game)
         names = check_players(players, engine.MIN_PLAYERS, engine.MAX_PLAYERS, engine.TITLE)
-        config = resolve_config(engine.RULES, rules)
+        # titles the players hold may set rules (a Swashbuckle Captain starts); the table's own win
+        config = resolve_config(engine.RULES, {**seating_rules(store, engine, names), **(rules or {})})
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         engine.initial_state(config, names, seed)  # refuses a seating the rules cannot start
@@ -239,6 +241,7 @@ class TableSession:
         if summary.over != self._finished:
             self.store.set_result(self.id, summary.to_json() if summary.over else None)
             self._finished = summary.over
+            refresh_titles(self.store, self.game)
 
     # -- export / import ------------------------------------------------------------------
 

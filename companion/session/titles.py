@@ -1,0 +1,76 @@
+"""Titles across matches: derived from the stored finished games, kept on player profiles.
+
+A game may provide two optional, pure hooks:
+
+- ``titles_from_results(results) -> {player: {... "title": "Captain"}}``: each player's
+  titles from the results (summaries as JSON) of that game's finished sessions, oldest
+  first;
+- ``rules_from_profiles({player: profile}) -> {rule: value}``: house-rule values the
+  seated players' profiles imply (Swashbuckle: who holds the Captain moniker, who
+  therefore starts).
+
+Titles are worked out again from the whole history whenever a session finishes or stops
+being finished (an undo), and written to ``profile["titles"][game]`` (the words shown
+with the player) and ``profile[game]`` (the facts). Nothing is ever counted up
+incrementally, so undo, redo or a replayed game can neither double-count nor lose a title.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from companion.games.base import Game
+from companion.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def refresh_titles(store: Store, game: Game) -> dict[str, dict[str, Any]]:
+    """Recompute ``game``'s titles for every player from the stored finished sessions and
+    save them on the profiles; returns them (empty for a game without titles)."""
+    hook = getattr(game, "titles_from_results", None)
+    if hook is None:
+        return {}
+    records = sorted((r for r in store.sessions(game.NAME) if r.finished and r.result), key=lambda r: r.id)
+    found: dict[str, dict[str, Any]] = hook([r.result for r in records])
+    changed: dict[str, dict[str, Any]] = {}
+    for player in store.players():
+        profile = dict(player.profile)
+        titles = dict(profile.get("titles") or {})
+        facts = found.get(player.name)
+        if facts is None:
+            titles.pop(game.NAME, None)
+            profile.pop(game.NAME, None)
+        else:
+            if facts.get("title"):
+                titles[game.NAME] = facts["title"]
+            else:
+                titles.pop(game.NAME, None)
+            profile[game.NAME] = facts
+        if titles:
+            profile["titles"] = titles
+        else:
+            profile.pop("titles", None)
+        if profile != player.profile:
+            changed[player.name] = profile
+    if changed:
+        store.update_profiles(changed)
+        log.info("%s titles updated for %s", game.NAME, ", ".join(sorted(changed)))
+    return found
+
+
+def seating_rules(store: Store, game: Game, players: Sequence[str]) -> dict[str, Any]:
+    """House-rule values implied by the seated players' titles (``{}`` if the game has none)."""
+    hook = getattr(game, "rules_from_profiles", None)
+    if hook is None:
+        return {}
+    refresh_titles(store, game)
+    profiles: dict[str, Mapping[str, Any]] = {}
+    known = {p.name.casefold(): p for p in store.players()}
+    for name in players:
+        record = known.get(name.strip().casefold())
+        if record is not None:
+            profiles[name] = record.profile
+    return dict(hook(profiles))

@@ -1,0 +1,41 @@
+"""`purser advise` from the shell, on the test run's cached Yahtzee table."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def cached(monkeypatch, advisor_cache, yahtzee_free):
+    monkeypatch.setenv("PURSER_ADVISOR_CACHE", str(advisor_cache))
+
+
+def test_expected_score_of_a_fresh_game(purser, cached):
+    out = purser.run("advise", "yahtzee", "--expected", "--rule", "joker=free").stdout
+    assert "254.5896" in out
+
+
+def test_hint_for_a_roll_as_json(purser, cached):
+    out = purser.run("advise", "yahtzee", "--dice", "4", "4", "4", "2", "6", "--rolls-left", "2",
+                     "--rule", "joker=free", "--json").stdout
+    data = json.loads(out)
+    assert data["best"]["hold"] == [4, 4, 4]
+    assert data["choices"][0] == data["best"]
+
+
+def test_box_advice_with_used_boxes(purser, cached):
+    out = purser.run("advise", "yahtzee", "--dice", "6", "6", "6", "6", "6", "--used", "sixes,yahtzee=50",
+                     "--rule", "joker=free").stdout
+    assert "best to score" in out and "Large Straight 40" in out
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [(["chess", "--expected"], "no score sheet called 'chess'"),
+     (["yahtzee", "--rule", "joker=free"], "give --dice"),
+     (["yahtzee", "--dice", "1", "2", "3", "4", "9", "--rule", "joker=free"], "1 to 6")],
+)
+def test_bad_requests_are_clear_errors(purser, cached, args, words):
+    assert words in purser.run("advise", *args, expect=1).stderr

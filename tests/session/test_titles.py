@@ -1,0 +1,60 @@
+"""Titles on player profiles, derived from the stored finished matches."""
+
+from __future__ import annotations
+
+from companion.games import find_game
+from companion.session.table import TableSession
+from companion.session.titles import refresh_titles, seating_rules
+from companion.store import Store
+
+# 16 solo turns: (dice, box). All five-dice boxes score; the total is fixed by the plan.
+HIGH = [
+    ([1, 1, 1, 1, 2], "ones"), ([2, 2, 2, 2, 1], "twos"), ([3, 3, 3, 3, 1], "threes"), ([4, 4, 4, 4, 1], "fours"),
+    ([5, 5, 5, 5, 1], "fives"), ([6, 6, 6, 6, 1], "sixes"), ([6, 6, 6, 1, 2], "three_alike"),
+    ([5, 5, 5, 5, 6], "four_alike"), ([1, 1, 1, 1, 6], "aces_high"), ([2, 2, 3, 3, 3], "full_boat"),
+    ([1, 2, 3, 4, 6], "succession_4"), ([2, 3, 4, 5, 6], "succession_5"), ([1, 1, 2, 2, 2], "pieces_of_8"),
+    ([6, 6, 5, 5, 4], "flotsam"), ([4, 4, 4, 4, 4], "swashbuckle"), ([1, 2, 3, 5, 6], "piracy"),
+]  # 84 + 45 + 21+26+40+25+30+40+30+26+50 + 0 (scuttled Piracy) = 417, no Smooth sailing
+
+
+def play_solo(store, name, plan, **rules):
+    session = TableSession.create(store, "swashbuckle", [name], rules, seed=1)
+    for dice, box in plan:
+        session.apply({"type": "roll", "player": name, "dice": dice})
+        session.apply({"type": "score", "player": name, "box": box})
+    assert session.finished
+    return session
+
+
+def test_titles_follow_the_finished_matches(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        store.add_player("Ana")
+        store.update_profiles({"Ana": {"favourite": "rum"}})
+        session = play_solo(store, "Ana", HIGH)
+        assert session.summary().scores == {"Ana": 417}
+        profile = store.player("Ana").profile
+        assert profile["favourite"] == "rum"  # other facts are kept
+        assert profile["titles"] == {"swashbuckle": "Captain"}
+        assert profile["swashbuckle"]["best"] == 417 and profile["swashbuckle"]["matches"] == 1
+        # refreshing again changes nothing: nothing is counted twice
+        refresh_titles(store, find_game("swashbuckle"))
+        assert store.player("Ana").profile == profile
+        # the Captain starts any match she sits in
+        assert seating_rules(store, find_game("swashbuckle"), ["Ben", "Ana"]) == {"captain": "Ana"}
+        assert seating_rules(store, find_game("seven"), ["Ben", "Ana"]) == {}
+        session.undo()
+        assert store.player("Ana").profile == {"favourite": "rum"}
+
+
+def test_scourge_after_three_matches_above_340(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        for _ in range(3):
+            play_solo(store, "Ana", HIGH)
+        assert store.player("Ana").profile["titles"]["swashbuckle"] == "Scourge of the 7 Seas Captain"
+
+
+def test_a_table_may_overrule_the_captain_setting(tmp_path):
+    with Store.open(tmp_path / "p.db") as store:
+        play_solo(store, "Ana", HIGH)
+        session = TableSession.create(store, "swashbuckle", ["Ben", "Ana"], {"captain": ""}, seed=2)
+        assert session.config["captain"] == "" and session.state.phase == "roll_off"
