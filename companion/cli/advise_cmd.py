@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.cli.common import print_json
+from companion.cli.common import parse_rules, print_json
+from companion.cli.score_cmd import add_sheet_arguments, load_sheet, parse_dice, parse_used
 from companion.games.base import ConfigError
 
 PRESET_NAMES = ("yahtzee", "swashbuckle", "yacht")
@@ -24,10 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dice", nargs=5, metavar="DIE", help="the five dice showing")
     p.add_argument("--rolls-left", type=int, default=0, choices=(0, 1, 2),
                    help="rerolls still allowed this turn (0: choose a box)")
-    p.add_argument("--used", default="", metavar="BOX[=POINTS],...",
-                   help="boxes already filled: BOX counts as scored in full, BOX=0 as a zero, BOX=POINTS")
-    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
-                   help="a sheet setting, e.g. joker=free (see `purser games --rules`)")
+    add_sheet_arguments(p)
     p.add_argument("--expected", action="store_true", help="print the expected score of a fresh game")
     p.add_argument("--all", action="store_true", help="list every choice, not just the best five")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -47,19 +45,9 @@ def _progress(title: str):
 def run(args: argparse.Namespace) -> int:
     """Print the advice."""
     from companion.advisor.hint import Advisor
-    from companion.cli.score_cmd import _dice, _rules, _used
-    from companion.games.scoresheet.presets import PRESETS, sheet as build_sheet
 
-    name = args.preset.strip().lower()
-    if name not in PRESETS:
-        raise ConfigError(f"there is no score sheet called {args.preset!r} (sheets: {', '.join(PRESETS)})")
-    rules = _rules(args.rule)
-    known = {r.key for r in PRESETS[name].rules}
-    for key in rules:
-        if key not in known:
-            raise ConfigError(f"{PRESETS[name].title} has no sheet setting {key!r} "
-                              f"(settings: {', '.join(sorted(known)) or 'none'})")
-    sheet = build_sheet(name, rules)
+    name, sheet = load_sheet(args.preset, args.rule)
+    rules = parse_rules(args.rule)
     if not args.expected and not args.dice:
         raise ConfigError("give --dice D D D D D (and --rolls-left), or --expected")
     advisor = Advisor(sheet, progress=_progress(sheet.title) if sys.stderr.isatty() else None)
@@ -70,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"{sheet.title}: expected score of a fresh game under optimal play: {advisor.expected():.4f}")
         if not args.dice:
             return 0
-    dice = _dice(args.dice, False)
-    column = _used(sheet, args.used)
+    dice = parse_dice(args.dice, False)
+    column = parse_used(sheet, args.used)
     if column.full:
         raise ConfigError("every box is in --used: the sheet is full")
     hint = advisor.hint(column, dice, args.rolls_left)

@@ -60,6 +60,23 @@ def add_parser_with_game_help(
     return parser
 
 
+def parse_rules(items: list[str]) -> dict[str, str]:
+    """``--rule KEY=VALUE`` options as a dict (values stay text; the game parses them).
+
+    Raises:
+        ConfigError: an item without ``=`` or without a key.
+    """
+    from companion.games.base import ConfigError
+
+    rules = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--rule needs KEY=VALUE, not {item!r}")
+        rules[key.strip()] = value.strip()
+    return rules
+
+
 def print_json(data: Any) -> None:
     """One compact JSON line on stdout, flushed at once."""
     sys.stdout.write(json.dumps(data, separators=(",", ":"), default=str) + "\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.cli.common import print_json
+from companion.cli.common import parse_rules, print_json
 from companion.games.base import ConfigError, IllegalAction
 from companion.games.scoresheet.dice import show
 from companion.games.scoresheet.options import Option, options
@@ -24,16 +24,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("preset", metavar="PRESET", help=f"the sheet: {', '.join(PRESETS)}")
     p.add_argument("dice", metavar="DIE", nargs="+", help="the five dice (four with --cursed), 1 to 6")
-    p.add_argument("--used", default="", metavar="BOX[=POINTS],...",
-                   help="boxes already filled: BOX counts as scored, BOX=0 as a zero, BOX=POINTS with those points")
-    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
-                   help="a sheet setting, e.g. joker=free (see `purser games --rules`)")
+    add_sheet_arguments(p)
     p.add_argument("--cursed", action="store_true", help="a Swashbuckle cursed turn: four dice")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
 
-def _dice(words: list[str], cursed: bool) -> tuple[int, ...]:
+def parse_dice(words: list[str], cursed: bool) -> tuple[int, ...]:
     want = 4 if cursed else 5
     values = []
     for w in words:
@@ -49,7 +46,7 @@ def _dice(words: list[str], cursed: bool) -> tuple[int, ...]:
     return tuple(values)
 
 
-def _used(sheet: Sheet, text: str) -> Column:
+def parse_used(sheet: Sheet, text: str) -> Column:
     column = Column.empty(sheet)
     for item in filter(None, (part.strip() for part in text.split(","))):
         name, sep, points = item.partition("=")
@@ -72,15 +69,6 @@ def _used(sheet: Sheet, text: str) -> Column:
     return column
 
 
-def _rules(items: list[str]) -> dict[str, str]:
-    rules = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--rule needs KEY=VALUE, not {item!r}")
-        rules[key.strip()] = value.strip()
-    return rules
-
 
 def _line(option: Option, zero_word: str) -> str:
     if option.how == "extra_roll":
@@ -92,22 +80,39 @@ def _line(option: Option, zero_word: str) -> str:
     return f"  {option.label:<18}{points}{note}{bonus}"
 
 
-def run(args: argparse.Namespace) -> int:
-    """Print the options for the roll."""
-    name = ALIASES.get(args.preset.strip().lower(), args.preset.strip().lower())
+def add_sheet_arguments(p: argparse.ArgumentParser) -> None:
+    """The ``--used`` and ``--rule`` options every score-sheet command takes."""
+    p.add_argument("--used", default="", metavar="BOX[=POINTS],...",
+                   help="boxes already filled: BOX counts as scored in full, BOX=0 as a zero, BOX=POINTS with those points")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="a sheet setting, e.g. joker=free (see `purser games --rules`)")
+
+
+def load_sheet(preset: str, rule_items: list[str]) -> tuple[str, Sheet]:
+    """The preset's canonical name and its sheet with ``--rule`` settings applied.
+
+    Raises:
+        ConfigError: no such sheet, or a setting it does not have.
+    """
+    name = ALIASES.get(preset.strip().lower(), preset.strip().lower())
     if name not in PRESETS:
-        raise ConfigError(f"there is no score sheet called {args.preset!r} (sheets: {', '.join(PRESETS)})")
-    rules = _rules(args.rule)
+        raise ConfigError(f"there is no score sheet called {preset!r} (sheets: {', '.join(PRESETS)})")
+    rules = parse_rules(rule_items)
     known = {r.key for r in PRESETS[name].rules}
     for key in rules:
         if key not in known:
-            listed = ", ".join(sorted(known)) or "none"
-            raise ConfigError(f"{PRESETS[name].title} has no sheet setting {key!r} (settings: {listed})")
-    sheet = build_sheet(name, rules)
+            raise ConfigError(f"{PRESETS[name].title} has no sheet setting {key!r} "
+                              f"(settings: {', '.join(sorted(known)) or 'none'})")
+    return name, build_sheet(name, rules)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the options for the roll."""
+    name, sheet = load_sheet(args.preset, args.rule)
     if args.cursed and name != "swashbuckle":
         raise ConfigError("only Swashbuckle has cursed turns")
-    dice = _dice(args.dice, args.cursed)
-    column = _used(sheet, args.used)
+    dice = parse_dice(args.dice, args.cursed)
+    column = parse_used(sheet, args.used)
     found = options(sheet, [column], dice, cursed=args.cursed)
     if args.json:
         print_json({

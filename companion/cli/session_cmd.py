@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from companion.cli.common import add_db_option, add_parser_with_game_help, open_store, print_json
+from companion.cli.common import add_db_option, add_parser_with_game_help, open_store, parse_rules, print_json
 from companion.errors import PurserError
 from companion.games import ConfigError, IllegalAction
 from companion.session import Hardware, NothingToUndo, TableSession
@@ -84,15 +84,6 @@ def _load(store: Store, ref: str) -> TableSession:
     return TableSession(store, sid)
 
 
-def _parse_rules(items: list[str]) -> dict[str, str]:
-    rules = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--rule needs KEY=VALUE, not {item!r}")
-        rules[key.strip()] = value.strip()
-    return rules
-
 
 def cmd_new(args: argparse.Namespace) -> int:
     """Create a session and print its id."""
@@ -100,7 +91,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         hardware = Hardware(args.scale, args.camera).to_config()
         session = TableSession.create(
-            store, args.game, players, _parse_rules(args.rule), seed=args.seed, hardware=hardware
+            store, args.game, players, parse_rules(args.rule), seed=args.seed, hardware=hardware
         )
         print(session.id)
     return 0
