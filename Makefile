@@ -41,5 +41,12 @@ screenshots: setup-test
 bench: setup-test
 	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# The balance firmware (firmware/build/purser_balance.hex), its host-side protocol tests
+# and the simulator rig; `make -C firmware flash PORT=/dev/ttyUSB0` programs a board.
+firmware:
+	PYTHON=$(PYTHON) tools/system-deps.sh test
+	$(MAKE) -C firmware all test
+	$(MAKE) -C firmware/sim all
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

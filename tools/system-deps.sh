@@ -10,7 +10,7 @@ what=${1:-run}
 python=${PYTHON:-python3}
 
 run_pkgs=(libgl1 libegl1 libmtdev1)
-test_pkgs=(gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev gcc libc6-dev make)
+test_pkgs=(gcc-avr avr-libc binutils-avr simavr libsimavr-dev libelf-dev gcc libc6-dev make arduino-core-avr)
 
 pkgs=("${run_pkgs[@]}")
 [ "$what" = test ] && pkgs+=("${test_pkgs[@]}")

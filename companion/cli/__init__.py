@@ -25,6 +25,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.players_cmd",
     "companion.cli.app_cmd",
     "companion.cli.odds_cmd",
+    "companion.cli.dice_cmd",
+    "companion.cli.scale_cmd",
     "companion.cli.score_cmd",
     "companion.cli.advise_cmd",
 )

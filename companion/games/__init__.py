@@ -26,6 +26,7 @@ _REGISTRY: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "seven": ("companion.games.seven", "", ("7",)),
     "guilded": ("companion.games.guilded", "", ("guilded-treasures", "seize-guilded-treasures", "sgt")),
     "scallywagger": ("companion.games.scallywagger", "", ("scally", "liars-dice")),
+    "seven-seize": ("companion.games.seven_seize", "", ("7seize", "7-seize", "seize")),
     "swashbuckle": ("companion.games.swashbuckle", "", ("swash",)),
     "yahtzee": ("companion.games.scoresheet.classic", "YAHTZEE", ()),
     "yacht": ("companion.games.scoresheet.classic", "YACHT", ("yacht-dice",)),

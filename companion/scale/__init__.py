@@ -6,6 +6,8 @@ our firmware; ``openscale://``, ``hx711://`` and ``auto://`` the others (see
 """
 
 from companion.scale.base import Sample, Scale, ScaleStatus, Weighing
+from companion.scale.profile import Calibration
+from companion.scale.registry import open_scale, register_backend
 from companion.scale.errors import (
     ScaleError,
     ScaleFault,
@@ -15,6 +17,7 @@ from companion.scale.errors import (
 )
 
 __all__ = [
+    "Calibration",
     "Sample",
     "Scale",
     "ScaleError",
@@ -24,4 +27,6 @@ __all__ = [
     "ScaleStatus",
     "ScaleTimeout",
     "Weighing",
+    "open_scale",
+    "register_backend",
 ]

@@ -10,7 +10,12 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Sample:
-    """One reading: ``t`` seconds (monotonic), ``raw`` ADC counts, ``grams`` if calibrated."""
+    """One reading: ``t`` seconds (monotonic), ``raw`` ADC counts, ``grams`` if calibrated.
+
+    ``grams`` is the gross load (before tare) through the channel's calibration.
+    ``segment`` numbers the unbroken runs of readings: it changes whenever continuity is
+    lost (a reconnect, a missing or garbled line), and no weighing ever mixes segments.
+    """
 
     t: float
     channel: int
@@ -18,6 +23,7 @@ class Sample:
     grams: float | None
     saturated: bool = False
     fault: bool = False
+    segment: int = 0
 
 
 @dataclass(frozen=True)
@@ -27,7 +33,8 @@ class Weighing:
     ``uncertainty_g`` is the standard uncertainty (one sigma, grams) combining sample
     noise and the calibration's fit error; ``raw_counts`` are the readings it was made
     from, and ``calibration`` identifies the calibration that turned counts into grams,
-    so a disputed result can be derived again.
+    so a disputed result can be derived again: ``grams`` is the mean of the calibrated
+    ``raw_counts`` less ``tare_g`` (the zero in force, grams).
     """
 
     grams: float
@@ -38,6 +45,7 @@ class Weighing:
     raw_counts: tuple[int, ...] = ()
     backend: str = ""
     taken_at: str = ""
+    tare_g: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for JSON output and the database."""
@@ -65,6 +73,7 @@ class Scale(abc.ABC):
     url: str = ""
     channels: int = 1
     simulated: bool = False
+    device_id: str = ""
 
     @abc.abstractmethod
     def samples(self, timeout: float = 2.0) -> Iterator[Sample]:
@@ -86,6 +95,10 @@ class Scale(abc.ABC):
     @abc.abstractmethod
     def status(self) -> ScaleStatus:
         """The balance's current condition."""
+
+    def info(self) -> dict[str, Any]:
+        """What this balance is (backend, device id, channels, calibrations), JSON-ready."""
+        return {"url": self.url, "device_id": self.device_id, "channels": self.channels, "simulated": self.simulated}
 
     def close(self) -> None:
         """Release the port or thread behind this scale."""

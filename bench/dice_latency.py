@@ -1,0 +1,80 @@
+"""Dice reader latency: median milliseconds per 640x640 photo on one core.
+
+    python bench/dice_latency.py [DATASET_DIR] [--repeat 3]
+
+Uses the 640x640 photos of DATASET_DIR/images (default: ../shared/datasets/dice-real
+beside the repository), or 60 synthetic 640x640 renders when there is no such folder.
+OpenCV, OpenMP and BLAS are limited to one thread. Decoding the JPEG is timed
+separately from read_dice. Both wall-clock and CPU time are printed: on a busy
+machine the CPU time is the better measure of what one free core would take.
+"""
+
+from __future__ import annotations
+
+import os
+
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.vision.reader import default_reader  # noqa: E402
+from companion.vision.render import render_scene  # noqa: E402
+
+DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "dice-real"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("dataset", nargs="?", type=Path, default=DEFAULT_DATASET)
+    ap.add_argument("--repeat", type=int, default=3, help="timed passes over the photos")
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    files = sorted((args.dataset / "images").glob("*.jpg")) if (args.dataset / "images").is_dir() else []
+    blobs = [np.fromfile(str(f), np.uint8) for f in files]
+    images = [cv2.imdecode(b, cv2.IMREAD_COLOR) for b in blobs]
+    keep = [i for i, im in enumerate(images) if im.shape[:2] == (640, 640)]
+    if keep:
+        what = f"{len(keep)} photos of 640x640 from {args.dataset}"
+        images, blobs = [images[i] for i in keep], [blobs[i] for i in keep]
+    else:
+        what = "60 synthetic 640x640 renders"
+        images = [render_scene(s, 640, 640).image for s in range(60)]
+        blobs = [cv2.imencode(".jpg", im)[1] for im in images]
+    reader = default_reader()
+    for im in images[:5]:
+        reader.read(im)  # warm up
+    read_ms, cpu_ms, decode_ms, dice = [], [], [], []
+    for _ in range(args.repeat):
+        for im, blob in zip(images, blobs):
+            t0 = time.perf_counter()
+            cv2.imdecode(blob, cv2.IMREAD_COLOR)
+            t1 = time.perf_counter()
+            c1 = time.process_time()
+            det = reader.read(im)
+            c2 = time.process_time()
+            t2 = time.perf_counter()
+            decode_ms.append((t1 - t0) * 1000)
+            read_ms.append((t2 - t1) * 1000)
+            cpu_ms.append((c2 - c1) * 1000)
+            dice.append(len(det))
+    print(f"command: python {' '.join(sys.argv)}")
+    print(f"input: {what}, {args.repeat} passes, cv2 threads {cv2.getNumThreads()}")
+    print(f"read_dice median {np.median(read_ms):.1f} ms, p90 {np.percentile(read_ms, 90):.1f} ms, "
+          f"max {max(read_ms):.1f} ms (median {np.median(dice):.0f} dice per photo)")
+    print(f"read_dice CPU time median {np.median(cpu_ms):.1f} ms (what one core spends, whatever else "
+          f"runs on the machine; wall time above includes waiting for a shared core)")
+    print(f"JPEG decode median {np.median(decode_ms):.1f} ms (not part of read_dice)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,113 @@
+"""Turning 7 Seize ``weigh`` actions into weigh-off readings.
+
+A collection's weight arrives in one of three forms:
+
+- ``"weighing"``: a stable weighing from the balance (``Weighing.to_json()``: grams, their
+  standard uncertainty, samples, channel, calibration, raw counts). The whole dict stays
+  in the journal, so a disputed result can be derived again from the raw counts;
+- ``"grams"``: typed from a kitchen scale. Its uncertainty is the house rule
+  ``typed_resolution_g`` / √3 (the display may be off by one step either way), unless the
+  action gives ``"uncertainty_g"`` itself;
+- ``"pips"``: the rulebook's no-scale option, dominoes counted by pips (exact).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.games.base import Event, IllegalAction, get_field, get_player
+from companion.games.seize_state import OVER, WEIGHOFF, SeizeState
+from companion.games.weighoff import GRAMS, PIPS, Reading
+
+#: How far below zero a scale reading may be and still count as noise, in standard uncertainties.
+NEGATIVE_SIGMAS = 3.0
+
+
+def typed_uncertainty(resolution_g: float) -> float:
+    """Standard uncertainty (grams) of a typed reading from a scale showing ``resolution_g`` steps."""
+    return resolution_g / math.sqrt(3.0)
+
+
+def reading_from_action(action: Mapping[str, Any], state: SeizeState) -> Reading:
+    """The reading a ``weigh`` action carries.
+
+    Raises:
+        IllegalAction: none or several of weighing/grams/pips, a form the house rules do not
+            use, or a value that cannot be a collection's weight.
+    """
+    forms = [k for k in ("weighing", "grams", "pips") if action.get(k) is not None]
+    dominoes = state.settings.booty == "dominoes"
+    if len(forms) != 1:
+        need = '"pips"' if dominoes else '"weighing" (from the scale) or "grams"'
+        raise IllegalAction(f"a weigh action carries exactly one of {need}")
+    form = forms[0]
+    if dominoes and form != "pips":
+        raise IllegalAction('this game is played with dominoes: give the collection\'s "pips"')
+    if not dominoes and form == "pips":
+        raise IllegalAction("this game weighs booty; pips count only with the dominoes house rule")
+    if form == "pips":
+        pips = get_field(action, "pips", int)
+        if pips < 0:
+            raise IllegalAction("a domino collection cannot have fewer than 0 pips")
+        return Reading(float(pips), 0.0, PIPS, source="pips")
+    if form == "grams":
+        grams = _number(action["grams"], "grams")
+        given = action.get("uncertainty_g")
+        uncertainty = typed_uncertainty(state.settings.typed_resolution_g) if given is None else _number(given, "uncertainty_g")
+        if uncertainty < 0:
+            raise IllegalAction('"uncertainty_g" cannot be negative')
+        if grams < 0:
+            raise IllegalAction(f"{grams:g} g is less than nothing; check the number")
+        return Reading(float(grams), float(uncertainty), GRAMS, source="typed")
+    weighing = action["weighing"]
+    if not isinstance(weighing, Mapping):
+        raise IllegalAction('"weighing" is the scale\'s stable weighing, an object with "grams" and "uncertainty_g"')
+    return _from_weighing(weighing)
+
+
+def _from_weighing(data: Mapping[str, Any]) -> Reading:
+    if "grams" not in data or "uncertainty_g" not in data:
+        raise IllegalAction('a scale "weighing" needs "grams" and "uncertainty_g"')
+    grams = _number(data["grams"], "weighing grams")
+    uncertainty = _number(data["uncertainty_g"], "weighing uncertainty_g")
+    if uncertainty < 0:
+        raise IllegalAction("a weighing's uncertainty cannot be negative")
+    if grams < -NEGATIVE_SIGMAS * max(uncertainty, 0.01):
+        raise IllegalAction(f"the scale read {grams:.2f} g, less than an empty pan: tare it and weigh again")
+    channel = data.get("channel")
+    if channel is not None and (isinstance(channel, bool) or not isinstance(channel, int) or channel < 0):
+        raise IllegalAction('a weighing\'s "channel" is a pan number (0 or 1)')
+    samples = data.get("samples", 0)
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 0:
+        raise IllegalAction('a weighing\'s "samples" is a count')
+    raw = data.get("raw_counts", [])
+    if not isinstance(raw, list) or not all(isinstance(r, int) and not isinstance(r, bool) for r in raw):
+        raise IllegalAction('a weighing\'s "raw_counts" is a list of whole numbers')
+    calibration = data.get("calibration", "")
+    if not isinstance(calibration, str):
+        raise IllegalAction('a weighing\'s "calibration" is an identifier')
+    return Reading(grams, uncertainty, GRAMS, source="scale", channel=channel,
+                   calibration=calibration, samples=samples)
+
+
+def _number(value: Any, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise IllegalAction(f'"{name}" must be a number, not {value!r}')
+    return float(value)
+
+
+def weigh(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, list[Event]]:
+    """A collection weighed (or its pips counted) for the weigh-off."""
+    if state.phase != WEIGHOFF or state.weighoff is None:
+        raise IllegalAction("collections are weighed at the end of the game, after round 7")
+    name = get_player(action, state.seats)
+    reading = reading_from_action(action, state)
+    if reading.unit == PIPS:
+        most = state.settings.domino_max_pips * state.weighoff.on_pan(name) if name in state.weighoff.contestants else 0
+        if reading.value > most:
+            raise IllegalAction(f"{name}'s dominoes cannot show {reading.value:g} pips: at most {most}")
+    weighoff, events = state.weighoff.record(name, reading)
+    return replace(state, weighoff=weighoff, phase=OVER if weighoff.done else WEIGHOFF), events

@@ -1,0 +1,402 @@
+"""``serial://PORT``: the Purser balance firmware over USB serial (protocol version 1).
+
+``serial:///dev/ttyUSB0``, ``serial://COM3`` or any pyserial URL (``serial://loop://``
+is not useful: nothing answers). Settings: ``baud`` (115200), ``handshake`` seconds to
+wait for the balance to answer (3; an Arduino resets when the port opens), ``rate``
+10 or 80 to set the sampling rate, ``capacity`` and ``interval`` (grams) for a balance
+calibrated only in its firmware.
+
+On opening: PING with a token until it is echoed (the protocol version is checked on
+every line), INFO, the calibration of each channel, streaming on. A reader thread then
+decodes lines: checksummed data lines become samples; a sequence gap, a reset (a hello
+line) or a reconnect starts a new segment, so no weight mixes readings from both sides
+of a gap. A pulled cable is retried every quarter second until it comes back.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+import serial
+
+from companion.scale import protocol as proto
+from companion.scale.errors import ScaleError, ScaleNotFound, ScaleProtocolError, ScaleTimeout
+from companion.scale.profile import Calibration, load_calibration, nominal
+from companion.scale.registry import ScaleURL
+from companion.scale.serial_port import SerialPortScale
+from companion.scale.serial_port import port_problem as port_problem  # still importable from here
+
+log = logging.getLogger(__name__)
+
+RECONNECT_EVERY_S = 0.25
+#: Without a line for this long the balance counts as disconnected.
+SILENT_S = 2.0
+
+
+def _command_name(command: bytes) -> str:
+    """The name in a command line (``$CAL,0*CC`` -> ``CAL``), as the balance's replies give it."""
+    return command[1:].split(b",")[0].split(b"*")[0].decode("ascii", "replace")
+
+
+def _answers(record: proto.Record, name: str, accept: Callable[[proto.Record], bool]) -> bool:
+    """Whether ``record`` is the reply to command ``name`` that ``accept`` takes.
+
+    Raises:
+        ScaleError: it is the balance refusing the command.
+    """
+    if isinstance(record, proto.ErrorReply) and record.command == name:
+        raise ScaleError(f"the balance refused {name}: {record.text}")
+    return accept(record)
+
+
+class _Link:
+    """An open port and its line splitter, with synchronous request/reply for the handshake."""
+
+    def __init__(self, port: serial.SerialBase) -> None:
+        self.port = port
+        self.lines = proto.LineBuffer()
+        self.pending: list[bytes] = []
+
+    def read_record(self, deadline: float) -> proto.Record | None:
+        """The next decodable record before ``deadline`` (None at the deadline).
+
+        Raises:
+            ScaleProtocolError: a line from a different protocol version.
+            serial.SerialException, OSError: the port failed.
+        """
+        while time.monotonic() < deadline:
+            if not self.pending:
+                chunk = self.port.read(max(1, self.port.in_waiting or 0))
+                self.pending.extend(self.lines.feed(chunk))
+                continue
+            line = self.pending.pop(0)
+            try:
+                return proto.decode_line(line)
+            except proto.LineError as exc:
+                if exc.reason == "version":
+                    raise
+                log.debug("ignored a line during the handshake: %s", exc)
+        return None
+
+    def request(self, command: bytes, accept: Callable[[proto.Record], bool], timeout: float, retry_s: float = 0.0) -> proto.Record:
+        """Send ``command`` and wait for a reply ``accept`` takes (resending every ``retry_s``).
+
+        Raises:
+            ScaleTimeout: no such reply in time.
+            ScaleError: the balance refused the command.
+        """
+        deadline = time.monotonic() + timeout
+        name = _command_name(command)
+        while True:
+            self.port.write(command)
+            self.port.flush()
+            resend = time.monotonic() + retry_s if retry_s else deadline
+            while time.monotonic() < min(resend, deadline):
+                record = self.read_record(min(resend, deadline))
+                if record is None:
+                    break
+                if _answers(record, name, accept):
+                    return record
+            if time.monotonic() >= deadline:
+                raise ScaleTimeout(f"the balance did not answer {name}")
+
+
+#: What the handshake gives: the link, the balance's INFO, and each channel's calibration.
+_Opened = tuple[_Link, proto.Info, list[proto.Calibration]]
+
+
+def _handshake(port: serial.SerialBase, timeout: float, rate: int | None) -> _Opened:
+    """Open the conversation: ping, info, calibrations, rate, streaming on.
+
+    Raises:
+        ScaleNotFound: nothing answered like a Purser balance.
+        ScaleProtocolError: it answered with another protocol version.
+    """
+    link = _Link(port)
+    try:
+        port.reset_input_buffer()
+    except (serial.SerialException, OSError):
+        pass
+    token = "p" + secrets.token_hex(4)
+    try:
+        link.request(proto.ping_command(token), lambda r: isinstance(r, proto.Pong) and r.token == token, timeout, 0.5)
+        info = link.request(proto.info_command(), lambda r: isinstance(r, proto.Info), 2.0)
+        assert isinstance(info, proto.Info)
+        cals = []
+        for ch in range(info.channels):
+            cal = link.request(
+                proto.calibration_command(ch),
+                lambda r, ch=ch: isinstance(r, proto.Calibration) and r.command == "CAL" and r.channel == ch,
+                2.0,
+            )
+            assert isinstance(cal, proto.Calibration)
+            cals.append(cal)
+        if rate is not None and rate != info.rate:
+            link.request(proto.rate_command(rate), lambda r: isinstance(r, proto.Rate) and r.rate == rate, 2.0)
+            info = proto.Info(**{**info.__dict__, "rate": rate})
+        link.request(proto.stream_command(True), lambda r: isinstance(r, proto.Streaming) and r.on, 2.0)
+    except ScaleTimeout as exc:
+        raise ScaleNotFound(f"no Purser balance answered on {port.name or port.port}") from exc
+    except proto.LineError as exc:
+        raise ScaleProtocolError(str(exc)) from exc
+    return link, info, cals
+
+
+def _calibration(
+    device_id: str, channel: int, fw: proto.Calibration | None, capacity: float, interval: float
+) -> Calibration:
+    """The host's calibration for a channel: a saved profile, else the firmware's, else nominal."""
+    saved = load_calibration(device_id, channel)
+    if saved is not None:
+        return saved
+    if fw is not None and fw.factor is not None:
+        return Calibration(
+            counts_per_gram=float(fw.factor),
+            zero_counts=float(fw.offset),
+            sigma_g=0.5 * interval,
+            interval_g=interval,
+            capacity_g=capacity,
+            id=fw.cal_id or "",
+            device_id=device_id,
+            channel=channel,
+            source="firmware",
+        )
+    return nominal(channel, device_id, capacity)
+
+
+def firmware_factor(counts_per_gram: float) -> Decimal:
+    """``counts_per_gram`` rounded to what the firmware stores (9 significant digits, 6 decimals)."""
+    value = Decimal(repr(counts_per_gram))
+    whole = len(str(abs(int(value)))) if abs(value) >= 1 else 0
+    decimals = max(0, min(proto.FACTOR_MAX_DECIMALS, proto.FACTOR_MAX_DIGITS - whole))
+    return Decimal(proto.format_factor(value.quantize(Decimal(1).scaleb(-decimals))))
+
+
+class SerialScale(SerialPortScale[_Opened]):
+    """Our balance firmware on a serial port (see the module docstring)."""
+
+    backend = "serial"
+    write_timeout_s = 1.0
+    reconnect_s = RECONNECT_EVERY_S
+    silent_s = SILENT_S
+
+    def __init__(
+        self,
+        url: str,
+        port: str,
+        *,
+        baud: int = proto.BAUD_RATE,
+        handshake_s: float = 3.0,
+        rate: int | None = None,
+        capacity_g: float = 1000.0,
+        interval_g: float = 0.1,
+    ) -> None:
+        self._start_port(port, baud, "the balance")
+        self.handshake_s = handshake_s
+        self._rate_wanted = rate
+        self._capacity = capacity_g
+        self._interval = interval_g
+        self._replies: queue.Queue[proto.Record] = queue.Queue()
+        self._cmd_lock = threading.Lock()
+        self._expected_seq: int | None = None
+        self.garbled = 0
+        self.gaps = 0
+        self.reconnects = 0
+        link, info, fw_cals = self._open_link()
+        self.info_record = info
+        self.firmware_calibrations = fw_cals
+        cals = [_calibration(info.device_id, ch, fw_cals[ch], capacity_g, interval_g) for ch in range(info.channels)]
+        super().__init__(url, cals, rate_sps=info.rate, device_id=info.device_id, persist_zero=True)
+        self._link = link
+        self._start_reader(f"scale-{port}")
+
+    # -- connecting ------------------------------------------------------------------------
+
+    def _open_link(self) -> _Opened:
+        port = self._open_port()
+        try:
+            return _handshake(port, self.handshake_s, self._rate_wanted)
+        except (serial.SerialException, OSError) as exc:
+            port.close()
+            raise ScaleNotFound(f"the balance on {self.port_name} stopped answering: {exc}") from exc
+        except BaseException:
+            port.close()
+            raise
+
+    def _reopen(self) -> _Opened:
+        return self._open_link()
+
+    def _resume(self, opened: _Opened) -> None:
+        """Back on the balance after a pulled cable (a different one plugged in keeps its own calibration)."""
+        link, info, fw_cals = opened
+        if info.device_id != self.device_id:
+            log.warning("a different balance (%s) was plugged in instead of %s", info.device_id, self.device_id)
+            self.device_id = info.device_id
+            for ch in range(min(self.channels, info.channels)):
+                self.set_calibration(_calibration(info.device_id, ch, fw_cals[ch], self._capacity, self._interval), ch)
+        self._link = link
+        self._segment += 1
+        self._expected_seq = None
+        self._last_line = time.monotonic()
+        self.reconnects += 1
+        log.info("balance on %s is back", self.port_name)
+
+    def _live_port(self) -> serial.SerialBase:
+        return self._link.port
+
+    def _received(self, chunk: bytes) -> None:
+        for line in self._link.lines.feed(chunk):
+            self._handle(line)
+
+    def _handle(self, line: bytes) -> None:
+        self._last_line = time.monotonic()
+        try:
+            record = proto.decode_line(line)
+        except proto.LineError as exc:
+            self.garbled += 1
+            log.debug("ignored a damaged line from the balance: %s", exc)
+            return
+        if isinstance(record, proto.Data):
+            self._data(record)
+        elif isinstance(record, proto.Hello):
+            log.warning("the balance restarted (%s)", record.reset)
+            self._segment += 1
+            self._expected_seq = None
+            threading.Thread(target=self._restart_stream, daemon=True).start()
+        else:
+            self._replies.put(record)
+
+    def _restart_stream(self) -> None:
+        """After the balance reset itself: streaming back on."""
+        try:
+            self.command(proto.stream_command(True), lambda r: isinstance(r, proto.Streaming) and r.on)
+        except ScaleError as exc:
+            log.warning("could not restart streaming after a reset: %s", exc)
+
+    def _data(self, d: proto.Data) -> None:
+        if self._expected_seq is not None and d.seq != self._expected_seq:
+            missing = (d.seq - self._expected_seq) % proto.SEQ_MODULO
+            self.gaps += 1
+            self._segment += 1
+            log.info("%d reading(s) from the balance went missing: starting afresh", missing)
+        self._expected_seq = (d.seq + 1) % proto.SEQ_MODULO
+        if d.channel >= self.channels:
+            return
+        if d.flags & (proto.Flag.SETTLING | proto.Flag.TARING):
+            # Not settled (after a reset, a rate change, a gap): never part of a weight.
+            self._segment += 1
+            return
+        t = time.monotonic()
+        if d.raw is None or d.flags & proto.NO_READING:
+            sample = self._make_sample(t, d.channel, 0, fault=True, segment=self._segment)
+        else:
+            saturated = bool(d.flags & proto.Flag.SATURATED)
+            sample = self._make_sample(t, d.channel, d.raw, saturated=saturated, segment=self._segment)
+        self._samples.put(sample)
+
+    # -- the stream --------------------------------------------------------------------------
+
+    def _message(self) -> str:
+        if not self._online:
+            return f"Balance unplugged from {self.port_name}: plug it back in"
+        if time.monotonic() - self._last_line >= SILENT_S:
+            return f"The balance on {self.port_name} is silent: check its cable"
+        return ""
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def command(self, line: bytes, accept: Callable[[proto.Record], bool], timeout: float = 2.0) -> proto.Record:
+        """Send a command (from :mod:`~companion.scale.protocol`) and return the reply ``accept`` takes.
+
+        Raises:
+            ScaleTimeout: no reply in time. ScaleError: refused, or the balance is unplugged.
+        """
+        name = _command_name(line)
+        with self._cmd_lock:
+            if not self._online:
+                raise ScaleError("the balance is unplugged")
+            while not self._replies.empty():
+                self._replies.get_nowait()
+            try:
+                self._link.port.write(line)
+                self._link.port.flush()
+            except (serial.SerialException, OSError) as exc:
+                raise ScaleError(f"cannot talk to the balance: {exc}") from exc
+            deadline = time.monotonic() + timeout
+            while True:
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    raise ScaleTimeout(f"the balance did not answer {name}")
+                try:
+                    record = self._replies.get(timeout=wait)
+                except queue.Empty:
+                    continue
+                if _answers(record, name, accept):
+                    return record
+
+    def write_calibration(self, calibration: Calibration) -> bool:
+        """Store ``calibration`` in the balance's EEPROM (rounded as the firmware keeps it)."""
+        ch = calibration.channel
+        offset = int(round(calibration.zero_counts))
+        factor = firmware_factor(calibration.counts_per_gram)
+        reply = self.command(
+            proto.calibration_command(ch, offset, factor, calibration.id[: proto.CAL_ID_MAX]),
+            lambda r: isinstance(r, proto.Calibration) and r.command == "CAL" and r.channel == ch,
+        )
+        assert isinstance(reply, proto.Calibration)
+        ok = reply.offset == offset and reply.factor == factor
+        if not ok:
+            raise ScaleError("the balance did not keep the calibration it was sent")
+        return True
+
+    def info(self) -> dict[str, Any]:
+        """The base info plus firmware version, port, and link counters."""
+        data = super().info()
+        data.update(
+            port=self.port_name,
+            firmware=self.info_record.firmware,
+            protocol=self.info_record.protocol,
+            settings=self.info_record.settings,
+            garbled_lines=self.garbled,
+            sequence_gaps=self.gaps,
+            reconnects=self.reconnects,
+        )
+        return data
+
+    def close(self) -> None:
+        """Stop streaming and release the port."""
+        if self._closed:
+            return
+        self._stop.set()
+        try:
+            if self._online:
+                self._link.port.write(proto.stream_command(False))
+        except (serial.SerialException, OSError):
+            pass
+        super().close()
+
+
+def open_serial(url: ScaleURL) -> SerialScale:
+    """Build a :class:`SerialScale` from a ``serial://PORT`` URL (see the module docstring).
+
+    Raises:
+        ScaleNotFound: the port is missing or nothing answers on it.
+        ScaleProtocolError: the balance speaks another protocol version.
+    """
+    baud = url.integer("baud", proto.BAUD_RATE, lo=300, hi=4_000_000)
+    handshake = url.number("handshake", 3.0, 0.1, 60.0)
+    rate_text = url.text("rate", "")
+    rate = None if not rate_text else url.integer("rate", 80, choices=proto.RATES)
+    capacity = url.number("capacity", 1000.0, 1.0, 1e6)
+    interval = url.number("interval", max(0.1, capacity / 10000.0), 1e-4, capacity)
+    url.check_all_used()
+    if not url.port:
+        raise ScaleError("serial:// needs a port, e.g. serial:///dev/ttyUSB0 or serial://COM3")
+    return SerialScale(url.url, url.port, baud=baud, handshake_s=handshake, rate=rate, capacity_g=capacity, interval_g=interval)

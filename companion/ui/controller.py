@@ -1,0 +1,173 @@
+"""The link between a game screen and its table session.
+
+A :class:`GameController` holds the open :class:`~companion.session.TableSession` and
+publishes what screens draw (summary, legal actions, history) as Kivy properties. Screens
+send actions through :meth:`GameController.act`: an action that asks for a measurement
+(``"from": "scale" | "camera"``) is measured on the hardware thread first; then it is
+applied and committed by the session on the UI thread (the store's connection lives
+there), and only after the commit do the properties change, so nothing shown is unsaved.
+Refusals (an illegal move, no stable weight) become :attr:`message`, never exceptions.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from kivy.event import EventDispatcher
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
+
+from companion.errors import PurserError
+from companion.games.base import IllegalAction, Summary
+from companion.session import NothingToUndo, TableSession
+from companion.session.hardware import needs_hardware
+from companion.store import StoreError
+from companion.ui.hardware import HardwareService
+
+log = logging.getLogger(__name__)
+
+
+class GameController(EventDispatcher):
+    """One open session as the screens see it.
+
+    ``summary`` (a :class:`~companion.games.base.Summary`), ``legal`` (list of action dicts),
+    ``history`` (list of :class:`~companion.session.HistoryEntry`) and ``revision`` (bumped
+    after every change) are refreshed after each committed change; ``message`` holds the
+    latest refusal or event text, ``message_kind`` is "error", "info" or "".
+    """
+
+    summary = ObjectProperty(None, allownone=True)
+    legal = ListProperty([])
+    history = ListProperty([])
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    busy = BooleanProperty(False)
+    busy_text = StringProperty("")
+    message = StringProperty("")
+    message_kind = StringProperty("")
+    revision = NumericProperty(0)
+    last_events = ListProperty([])
+
+    def __init__(self, session: TableSession, hardware: HardwareService | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session = session
+        self.hardware = hardware
+        self.refresh()
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def game(self) -> Any:
+        """The engine module of this session."""
+        return self.session.game
+
+    @property
+    def state(self) -> Any:
+        """The current engine state (read-only use)."""
+        return self.session.state
+
+    def refresh(self) -> None:
+        """Re-read everything from the session (after a commit, undo or redo)."""
+        s = self.session
+        self.summary = s.summary()
+        self.legal = s.legal_actions()
+        self.history = s.history(include_undone=True)
+        self.can_undo = s.can_undo
+        self.can_redo = s.can_redo
+        self.revision += 1
+
+    def preview(self, action: Mapping[str, Any]) -> tuple[Summary, list[dict[str, Any]]] | None:
+        """The summary and events ``action`` would give, asked of the engine; nothing is saved.
+
+        Returns None when the engine refuses it.
+        """
+        try:
+            new_state, events = self.game.apply(self.session.state, dict(action))
+        except IllegalAction:
+            return None
+        return self.game.summary(new_state), events
+
+    # -- changing -------------------------------------------------------------------------------
+
+    def act(self, action: Mapping[str, Any]) -> bool:
+        """Send ``action`` to the game; True when it was accepted at once.
+
+        An action needing a measurement returns False at once and completes later (the
+        ``busy`` flag is up meanwhile); refusals land in :attr:`message`.
+        """
+        if self.busy:
+            self.say("Wait for the measurement in progress to finish.", "error")
+            return False
+        if needs_hardware(action):
+            if self.hardware is None:
+                self.say("No hardware is set up; enter the value by hand.", "error")
+                return False
+            source = action.get("from")
+            self.busy = True
+            self.busy_text = "Reading the dice..." if source == "camera" else "Weighing: keep the pan still..."
+            self.hardware.resolve(action, self._measured, self._measure_failed)
+            return False
+        return self._commit(action)
+
+    def _measured(self, concrete: dict[str, Any]) -> None:
+        self.busy = False
+        self.busy_text = ""
+        self._commit(concrete)
+
+    def _measure_failed(self, exc: BaseException) -> None:
+        self.busy = False
+        self.busy_text = ""
+        if isinstance(exc, PurserError):
+            self.say(f"{exc} Nothing was recorded; try again or enter the value by hand.", "error")
+        else:
+            log.error("measurement failed", exc_info=exc)
+            self.say(f"The measurement failed ({exc}). Nothing was recorded; enter the value by hand.", "error")
+
+    def _commit(self, action: Mapping[str, Any]) -> bool:
+        try:
+            events = self.session.apply(action)
+        except IllegalAction as exc:
+            self.say(str(exc), "error")
+            return False
+        except StoreError as exc:
+            self.say(f"Not saved: {exc}", "error")
+            return False
+        self.last_events = events
+        self.say(" ".join(e.get("text", "") for e in events if e.get("text")), "info")
+        self.refresh()
+        return True
+
+    def undo(self) -> bool:
+        """Take back the last action; True if something was undone."""
+        return self._move(self.session.undo, "Undone")
+
+    def redo(self) -> bool:
+        """Put back the last undone action; True if something was redone."""
+        return self._move(self.session.redo, "Redone")
+
+    def _move(self, step: Any, verb: str) -> bool:
+        if self.busy:
+            self.say("Wait for the measurement in progress to finish.", "error")
+            return False
+        try:
+            entry = step()
+        except NothingToUndo as exc:
+            self.say(str(exc).capitalize() + ".", "error")
+            return False
+        except StoreError as exc:
+            self.say(f"Not saved: {exc}", "error")
+            return False
+        self.last_events = []
+        self.say(f"{verb}: {entry.text}" if entry.text else f"{verb}.", "info")
+        self.refresh()
+        return True
+
+    def say(self, text: str, kind: str) -> None:
+        """Show ``text`` in the message line; ``kind`` is "error", "info" or ""."""
+        self.message = text
+        self.message_kind = kind if text else ""
+
+    def close(self) -> None:
+        """Release the session's own devices (the store stays open)."""
+        self.session.close()

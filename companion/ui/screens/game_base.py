@@ -1,0 +1,92 @@
+"""What every game screen shares: the controller link, keep-awake, action buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kivy.properties import BooleanProperty, ObjectProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.ui.awake import keep_awake
+from companion.ui.words import action_label
+from companion.ui.widgets.base import PButton
+
+
+class GameScreen(Screen):
+    """A screen that plays one session through a :class:`~companion.ui.controller.GameController`.
+
+    Subclasses implement :meth:`refresh`, called after every committed change.
+    """
+
+    controller = ObjectProperty(None, allownone=True)
+    show_history = BooleanProperty(False)
+    #: Whether this screen wants the live scale / camera while it shows.
+    uses_scale = BooleanProperty(False)
+    uses_camera = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._bound: Any = None
+        super().__init__(**kwargs)
+
+    def on_controller(self, _inst: Any, controller: Any) -> None:
+        if self._bound is not None:
+            self._bound.unbind(revision=self._changed)
+        self._bound = controller
+        if controller is not None:
+            controller.bind(revision=self._changed)
+            self.refresh()
+
+    def _changed(self, *_: Any) -> None:
+        # A screen out of sight redraws when it is shown again, not on every change.
+        if self.manager is None or self.manager.current == self.name:
+            self.refresh()
+
+    def on_pre_enter(self, *_: Any) -> None:
+        keep_awake(True)
+        if self.controller is not None:
+            self.refresh()
+        hardware = getattr(self.controller, "hardware", None)
+        if hardware is not None:
+            if self.uses_scale:
+                hardware.watch_scale(True)
+            if self.uses_camera:
+                hardware.watch_camera(True)
+
+    def on_leave(self, *_: Any) -> None:
+        keep_awake(False)
+        from kivy.app import App
+
+        hardware = App.get_running_app().hardware
+        if hardware is not None:
+            if self.uses_scale:
+                hardware.watch_scale(False)
+            if self.uses_camera:
+                hardware.watch_camera(False)
+
+    def refresh(self) -> None:
+        """Redraw from ``self.controller`` (summary, legal actions, history)."""
+
+    def act(self, action: Mapping[str, Any]) -> bool:
+        """Send ``action``; True when it was accepted at once."""
+        if self.controller is None:
+            return False
+        return self.controller.act(action)
+
+    def new_action_button(self, **kwargs: Any) -> PButton:
+        """An empty button that sends whatever ``action`` it is later given (for reuse)."""
+        button = PButton(**kwargs)
+        button.bind(on_release=lambda b: b.action is not None and self.act(b.action))
+        return button
+
+    def action_specs(self, actions: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
+        """Button properties for ``actions``, labelled in words (see :func:`fill_buttons`)."""
+        to_act = self.controller.summary.to_act if self.controller and self.controller.summary else ()
+        return [{"text": action_label(a, to_act), "action": dict(a), "disabled": False, "key": ""} for a in actions]
+
+    def action_button(self, action: Mapping[str, Any], text: str | None = None, **kwargs: Any) -> PButton:
+        """A button that sends ``action`` when tapped."""
+        to_act = self.controller.summary.to_act if self.controller and self.controller.summary else ()
+        button = PButton(text=text if text is not None else action_label(action, to_act), action=dict(action), **kwargs)
+        button.bind(on_release=lambda b: self.act(b.action))
+        return button

@@ -1,0 +1,132 @@
+"""The Scallywagger screen: Captains and their crewmates, the standing bid, a bid pad of the
+legal raises (face, then quantity), call and Parlay, the reveal counted by the camera or
+typed, card draws, and every other listed action as a button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.properties import NumericProperty, StringProperty
+
+from companion.ui.screens.game_base import GameScreen
+from companion.ui.widgets import dice_view, gamebar, table  # noqa: F401  (kv classes)
+from companion.ui.widgets.base import PToggle, fill_buttons
+from companion.ui.words import action_label
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+#: Actions drawn by the screen's own pads; everything else listed becomes a plain button.
+_PADDED = ("bid", "call", "parlay", "reveal", "draw")
+
+
+def bid_text(bid: Mapping[str, Any] | None) -> str:
+    """"six 1s (Ana)", or "no bid yet"."""
+    if not bid:
+        return "No bid yet"
+    q = int(bid["quantity"])
+    words = NUMBER_WORDS[q] if q < len(NUMBER_WORDS) else str(q)
+    return f"{words} {bid['face']}s ({bid['player']})"
+
+
+class ScallywaggerScreen(GameScreen):
+    """Bidding, challenges and the reveal for Scallywagger."""
+
+    title = StringProperty("Scallywagger")
+    prompt = StringProperty("")
+    bid_words = StringProperty("")
+    table_text = StringProperty("")
+    face = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.uses_camera = True
+
+    def refresh(self) -> None:
+        c = self.controller
+        if c is None or c.summary is None:
+            return
+        s = c.summary
+        d = s.detail
+        self.title = str(c.game.TITLE)
+        self.prompt = s.prompt
+        self.bid_words = bid_text(d.get("bid"))
+        decks = d.get("decks", {})
+        self.table_text = (f"{d.get('dice_on_table', 0)} dice on the table. Treasure deck "
+                           f"{decks.get('treasure', {}).get('deck', 0)}, Adventure deck "
+                           f"{decks.get('adventure', {}).get('deck', 0)}.")
+        out = set(d.get("out", []))
+        rows = []
+        for name, crew in s.scores.items():
+            cards = len(d.get("treasure", {}).get(name, [])) + int(d.get("adventure_concealed", {}).get(name, 0))
+            mark = "token" if name == d.get("token") else ("out" if name in out else "")
+            rows.append([name, f"{crew:g}", str(cards), mark])
+        marked = [i for i, n in enumerate(s.scores) if n in s.to_act or n in s.winners]
+        self.ids.captains.show(["Captain", "Crew", "Cards", ""], rows, marked_rows=marked)
+        self.ids.bids.text = "\n".join(bid_text(b) for b in reversed(d.get("bids", []))) or "-"
+        self._fill_bid_pad()
+        self._fill_challenges()
+        self._fill_reveal()
+        self._fill_others()
+
+    def _legal(self, kind: str) -> list[dict[str, Any]]:
+        return [a for a in self.controller.legal if a.get("type") == kind]
+
+    def _fill_bid_pad(self) -> None:
+        bids = self._legal("bid")
+        faces = sorted({int(a["face"]) for a in bids})
+        if self.face not in faces:
+            self.face = faces[0] if faces else 0
+        fill_buttons(self.ids.faces, [
+            {"text": str(f), "value": f, "key": f"face:{f}", "state": "down" if f == self.face else "normal"}
+            for f in faces], self._face_chip)
+        quantities = [a for a in bids if int(a["face"]) == self.face]
+        fill_buttons(self.ids.quantities, [
+            {"text": f"{a['quantity']} x {a['face']}", "action": a, "key": f"bid:{a['quantity']}:{a['face']}",
+             "disabled": False} for a in quantities], lambda: self.new_action_button(height=dp(60)))
+        self.ids.bid_pad.opacity = 1 if bids else 0
+        self.ids.bid_pad.disabled = not bids
+
+    def _face_chip(self) -> PToggle:
+        chip = PToggle(group=f"scally-face-{id(self)}", allow_no_selection=False, height=dp(64), font_size=dp(30))
+        chip.bind(on_release=lambda w: self.pick_face(w.value))
+        return chip
+
+    def pick_face(self, face: int) -> None:
+        """Show the quantities that may be bid on ``face``."""
+        self.face = face
+        self._fill_bid_pad()
+
+    def _fill_challenges(self) -> None:
+        words = {"call": "Call out the Scallywagger!", "parlay": "Parlay: the bid is exact"}
+        specs = []
+        for kind in ("call", "parlay"):
+            for a in self._legal(kind):
+                specs.append({"text": words[kind] if len(a) <= 2 else action_label(a), "action": a,
+                              "key": f"{kind}:{a.get('quantity', '')}:{a.get('face', '')}", "role": "danger",
+                              "disabled": False})
+        fill_buttons(self.ids.challenges, specs, lambda: self.new_action_button(height=dp(64)))
+
+    def _fill_reveal(self) -> None:
+        reveals = self._legal("reveal")
+        specs = []
+        for a in reveals:
+            if "from" in a:
+                specs.append({"text": "Count with the camera", "action": a, "key": "reveal:camera",
+                              "role": "primary", "disabled": False})
+            elif "count" in a:
+                specs.append({"text": str(a["count"]), "action": a, "key": f"reveal:{a['count']}",
+                              "role": "normal", "disabled": False})
+        for a in self._legal("draw"):
+            specs.append({"text": f"Draw: {a['deck'].capitalize()}", "action": a, "key": f"draw:{a['deck']}",
+                          "role": "primary", "disabled": False})
+        fill_buttons(self.ids.reveal, specs, lambda: self.new_action_button(height=dp(60)))
+
+    def _fill_others(self) -> None:
+        others = [a for a in self.controller.legal if a.get("type") not in _PADDED]
+        specs = self.action_specs(others)
+        for spec, a in zip(specs, others):
+            spec["key"] = f"{a['type']}:{a.get('player', '')}:{a.get('card', a.get('die', ''))}"
+        fill_buttons(self.ids.others, specs, lambda: self.new_action_button(height=dp(60)))

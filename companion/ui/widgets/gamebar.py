@@ -1,0 +1,111 @@
+"""Parts every game screen has: the top bar with undo/redo, the history list, the message line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.recycleview import RecycleView
+
+
+class Mirror:
+    """Copies properties of a replaceable source (a controller) onto a widget.
+
+    kv rules do not follow a chain like ``root.controller.can_undo`` once ``controller``
+    is replaced, so widgets keep their own copies, rebound here whenever it changes.
+    """
+
+    def __init__(self, target: Any, names: tuple[str, ...]) -> None:
+        self._target = target
+        self._names = names
+        self._source: Any = None
+
+    def follow(self, source: Any) -> None:
+        """Copy from ``source`` from now on (None: stop)."""
+        if self._source is not None:
+            self._source.unbind(**{n: self._copy for n in self._names})
+        self._source = source
+        if source is not None:
+            source.bind(**{n: self._copy for n in self._names})
+            for name in self._names:
+                setattr(self._target, name, getattr(source, name))
+
+    def _copy(self, source: Any, _value: Any) -> None:
+        for name in self._names:
+            setattr(self._target, name, getattr(source, name))
+
+
+class GameBar(BoxLayout):
+    """Home, the game's title, undo, redo and the history switch."""
+
+    controller = ObjectProperty(None, allownone=True)
+    title = StringProperty("")
+    show_history = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
+    busy = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._mirror = Mirror(self, ("can_undo", "can_redo", "busy"))
+        super().__init__(**kwargs)
+
+    def on_controller(self, _inst: Any, controller: Any) -> None:
+        self._mirror.follow(controller)
+
+
+class HistoryPanel(RecycleView):
+    """What happened, in words, newest first; undone actions shown struck out in grey."""
+
+    controller = ObjectProperty(None, allownone=True)
+    shown = BooleanProperty(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._bound: Any = None
+        super().__init__(**kwargs)
+
+    def on_controller(self, _inst: Any, controller: Any) -> None:
+        if self._bound is not None:
+            self._bound.unbind(history=self._fill)
+        self._bound = controller
+        if controller is not None:
+            controller.bind(history=self._fill)
+            self._fill(controller, controller.history)
+
+    def _fill(self, _inst: Any, history: list[Any]) -> None:
+        self.data = [
+            {"text": f"{e.seq}. {e.text or e.action.get('type', '')}" + ("  (undone)" if e.undone else ""),
+             "undone": e.undone}
+            for e in reversed(history)
+        ]
+
+
+class HistoryLine(BoxLayout):
+    """One line of the history list."""
+
+    text = StringProperty("")
+    undone = BooleanProperty(False)
+
+
+class MessageBar(BoxLayout):
+    """The latest event or refusal, and a note while a measurement runs."""
+
+    controller = ObjectProperty(None, allownone=True)
+    message = StringProperty("")
+    message_kind = StringProperty("")
+    busy = BooleanProperty(False)
+    busy_text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._mirror = Mirror(self, ("message", "message_kind", "busy", "busy_text"))
+        super().__init__(**kwargs)
+
+    def on_controller(self, _inst: Any, controller: Any) -> None:
+        self._mirror.follow(controller)
+
+
+class TitleBar(BoxLayout):
+    """The top bar of the other screens: Back (to ``back_to``) and a title; extra buttons go after."""
+
+    title = StringProperty("")
+    back_to = StringProperty("home")

@@ -1,0 +1,243 @@
+"""Scoring the dice reader against labelled photos (``purser dice eval``).
+
+Labels follow the dice-real format: one JSON object per image in ``labels.jsonl`` with
+``image``, ``box_kind`` (``"die"``: the box encloses the whole die; ``"pips"``: only the
+pip pattern) and ``dice`` ``[{"value", "box": [x, y, w, h]}]``.
+
+A reading is matched to a label by centre: for ``die`` boxes the reading's centre must
+fall inside the labelled box; for ``pips`` boxes (which can be far smaller than the
+die) inside the box or within one box size (the larger side) of its centre. Among the
+allowed pairs the closest are matched first, each label and reading at most once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.vision.errors import VisionError
+
+
+class BadLabels(VisionError, ValueError):
+    """A labels file that cannot be read."""
+
+
+@dataclass(frozen=True)
+class Label:
+    """One labelled die: ``value`` 1-6 and ``box`` (x, y, w, h) pixels."""
+
+    value: int
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class LabelledImage:
+    """The labels of one photo."""
+
+    image: str
+    box_kind: str
+    dice: tuple[Label, ...]
+
+    @property
+    def group(self) -> str:
+        """The source prefix of the file name (``nb`` for ``nb_x.jpg``), or ``other``."""
+        name = Path(self.image).name
+        return name.split("_", 1)[0] if "_" in name else "other"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One die as read: value, box (x, y, w, h), and whether it was flagged unsure."""
+
+    value: int
+    box: tuple[float, float, float, float]
+    unsure: bool = False
+    confidence: float = 1.0
+
+
+@dataclass
+class ImageResult:
+    """How one photo was read: matched pairs (label value, read value, unsure, confidence),
+    missed label values, extra readings (value, unsure)."""
+
+    image: str
+    group: str
+    pairs: list[tuple[int, int, bool, float]] = field(default_factory=list)
+    missed: list[int] = field(default_factory=list)
+    extra: list[tuple[int, bool]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def all_right(self) -> bool:
+        """Every die found with its right value, and nothing extra."""
+        return not self.missed and not self.extra and all(p[0] == p[1] for p in self.pairs)
+
+
+def load_labels(dataset: Path) -> list[LabelledImage]:
+    """The labelled images of ``dataset/labels.jsonl``.
+
+    Raises:
+        BadLabels: the file is missing or a line is not a valid label record.
+    """
+    path = Path(dataset) / "labels.jsonl"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise BadLabels(f"cannot read the labels {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise BadLabels(f"the labels {path} are not UTF-8 text (JSON lines)") from exc
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+            kind = rec.get("box_kind", "die")
+            if kind not in ("die", "pips"):
+                raise ValueError(f"box_kind must be 'die' or 'pips', not {kind!r}")
+            dice = []
+            for d in rec["dice"]:
+                value = d["value"]
+                if not isinstance(value, int) or not 1 <= value <= 6:
+                    raise ValueError(f"die value {value!r} is not 1-6")
+                box = tuple(float(v) for v in d["box"])
+                if len(box) != 4:
+                    raise ValueError("a box has 4 numbers")
+                dice.append(Label(value, box))  # type: ignore[arg-type]
+            out.append(LabelledImage(str(rec["image"]), kind, tuple(dice)))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise BadLabels(f"{path} line {n} is not a label record: {exc}") from exc
+    return out
+
+
+def match(label: LabelledImage, readings: Sequence[Reading]) -> ImageResult:
+    """Pair the readings of one photo with its labels (see the module doc)."""
+    result = ImageResult(label.image, label.group)
+    cands = []
+    for i, lab in enumerate(label.dice):
+        x, y, w, h = lab.box
+        lc = np.array([x + w / 2, y + h / 2])
+        reach = max(w, h, 1.0)
+        for j, r in enumerate(readings):
+            rx, ry, rw, rh = r.box
+            rc = np.array([rx + rw / 2, ry + rh / 2])
+            inside = x <= rc[0] <= x + w and y <= rc[1] <= y + h
+            d = float(np.hypot(*(rc - lc)))
+            if inside or (label.box_kind == "pips" and d <= reach):
+                cands.append((d / reach, i, j))
+    cands.sort()
+    used_l: set[int] = set()
+    used_r: set[int] = set()
+    for _, i, j in cands:
+        if i in used_l or j in used_r:
+            continue
+        used_l.add(i)
+        used_r.add(j)
+        result.pairs.append((label.dice[i].value, readings[j].value, readings[j].unsure, readings[j].confidence))
+    result.missed = [lab.value for i, lab in enumerate(label.dice) if i not in used_l]
+    result.extra = [(r.value, r.unsure) for j, r in enumerate(readings) if j not in used_r]
+    return result
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Totals over a set of photos."""
+
+    images: int
+    dice: int
+    correct: int
+    wrong_sure: int
+    wrong_unsure: int
+    right_unsure: int
+    missed: int
+    extra: int
+    images_all_right: int
+    confusion: tuple[tuple[int, ...], ...]  # 7x7: rows label 1-6 + "none", cols read 1-6 + "none"
+    median_ms: float
+
+    def rate(self, n: int, of: int) -> float:
+        """n / of, or 0 when there is nothing to count."""
+        return n / of if of else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as a plain dict (rates 0-1)."""
+        return {
+            "images": self.images,
+            "dice": self.dice,
+            "die_accuracy": self.rate(self.correct, self.dice),
+            "image_all_right": self.rate(self.images_all_right, self.images),
+            "missed": self.missed,
+            "missed_rate": self.rate(self.missed, self.dice),
+            "extra": self.extra,
+            "extra_rate": self.rate(self.extra, self.dice),
+            "wrong_and_sure": self.wrong_sure,
+            "wrong_but_flagged_unsure": self.wrong_unsure,
+            "right_but_flagged_unsure": self.right_unsure,
+            "confusion": [list(r) for r in self.confusion],
+            "median_ms": self.median_ms,
+        }
+
+
+def score(results: Iterable[ImageResult]) -> Scores:
+    """Add up per-photo results: accuracy counts every labelled die (a missed die is wrong)."""
+    results = list(results)
+    conf = np.zeros((7, 7), int)
+    correct = wrong_sure = wrong_unsure = right_unsure = 0
+    for r in results:
+        for t, v, unsure, _ in r.pairs:
+            conf[t - 1, v - 1] += 1
+            if t == v:
+                correct += 1
+                right_unsure += unsure
+            elif unsure:
+                wrong_unsure += 1
+            else:
+                wrong_sure += 1
+        for t in r.missed:
+            conf[t - 1, 6] += 1
+        for v, _ in r.extra:
+            conf[6, v - 1] += 1
+    times = [r.seconds for r in results if r.seconds > 0]
+    return Scores(
+        images=len(results),
+        dice=sum(len(r.pairs) + len(r.missed) for r in results),
+        correct=correct, wrong_sure=wrong_sure, wrong_unsure=wrong_unsure, right_unsure=right_unsure,
+        missed=sum(len(r.missed) for r in results),
+        extra=sum(len(r.extra) for r in results),
+        images_all_right=sum(r.all_right for r in results),
+        confusion=tuple(tuple(int(v) for v in row) for row in conf),
+        median_ms=float(np.median(times) * 1000) if times else 0.0,
+    )
+
+
+def score_by_group(results: Sequence[ImageResult]) -> dict[str, Scores]:
+    """Scores per source prefix (``nb``, ``mp``, ...) and ``all``."""
+    groups = sorted({r.group for r in results})
+    out = {g: score(r for r in results if r.group == g) for g in groups}
+    out["all"] = score(results)
+    return out
+
+
+def format_scores(name: str, s: Scores) -> str:
+    """A readable block of figures with the confusion matrix."""
+    pct = lambda n, of: f"{100 * s.rate(n, of):.2f} %"  # noqa: E731
+    lines = [
+        f"{name}: {s.images} photos, {s.dice} dice",
+        f"  dice read right       {s.correct}/{s.dice} = {pct(s.correct, s.dice)}",
+        f"  photos all right      {s.images_all_right}/{s.images} = {pct(s.images_all_right, s.images)}",
+        f"  missed dice           {s.missed} = {pct(s.missed, s.dice)}",
+        f"  extra dice            {s.extra} = {pct(s.extra, s.dice)}",
+        f"  wrong and sure        {s.wrong_sure}   wrong, flagged unsure {s.wrong_unsure}"
+        f"   right, flagged unsure {s.right_unsure}",
+        f"  median latency        {s.median_ms:.1f} ms per photo",
+        "  confusion (rows: label, columns: read; '-' = none)",
+        "        " + " ".join(f"{c:>5}" for c in ("1", "2", "3", "4", "5", "6", "-")),
+    ]
+    for k, row in enumerate(s.confusion):
+        lines.append(f"  {('1', '2', '3', '4', '5', '6', '-')[k]:>5} " + " ".join(f"{v:>5}" for v in row))
+    return "\n".join(lines)

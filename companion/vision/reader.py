@@ -1,0 +1,214 @@
+"""read_dice: one BGR frame in, :class:`DiceDetections` out.
+
+Two small networks shipped in ``companion/vision/models/`` are run by ``cv2.dnn``:
+
+1. the *finder* looks at the frame shrunk to 320 px and marks where die centres are and
+   how big each die is (a heat map at 1/4 resolution, CenterNet style);
+2. the *face reader* looks at a 32x32 square cut from the full-size frame around each
+   centre and names the top face 1-6, or says it is not a die.
+
+A die whose face the reader gives less than ``unsure_below`` probability is flagged
+unsure: it is reported with its best guess but must be confirmed by a player.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.detections import DiceDetections
+from companion.vision.errors import VisionError
+from companion.vision.preprocess import (
+    CROP_PX,
+    FINDER_STRIDE,
+    cut_crop,
+    finder_input,
+    normalise_crop,
+)
+from companion.vision.tray import Tray
+
+log = logging.getLogger(__name__)
+
+MODELS_DIR = Path(__file__).with_name("models")
+FINDER_FILE = "dice_finder.onnx"
+FACE_FILE = "dice_faces.onnx"
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """Thresholds of the reader (probabilities 0-1).
+
+    ``find_threshold``: centre heat a spot needs to be looked at; ``not_die_above``: a
+    spot the face reader calls "not a die" with more than this is dropped;
+    ``unsure_below``: a die read with less confidence than this is flagged unsure;
+    ``duplicate_within``: a weaker spot closer than this many die sizes to a stronger one
+    is the same die; ``face_views``: how many quarter-turns of each die the face reader looks at (1-4),
+    averaging its answers.
+    """
+
+    find_threshold: float = 0.3
+    not_die_above: float = 0.5
+    unsure_below: float = 0.9
+    face_views: int = 1
+    duplicate_within: float = 0.45
+
+
+class DiceReader:
+    """The two networks, loaded once; :meth:`read` is safe to call from several threads."""
+
+    def __init__(self, models_dir: Path | str | None = None, settings: ReaderSettings | None = None) -> None:
+        """Load the networks from ``models_dir`` (default: the shipped ones).
+
+        Raises:
+            VisionError: a model file is missing or cannot be loaded.
+        """
+        folder = Path(models_dir) if models_dir is not None else MODELS_DIR
+        self.settings = settings or ReaderSettings()
+        self._finder = _load(folder / FINDER_FILE)
+        self._faces = _load(folder / FACE_FILE)
+        self._lock = threading.Lock()
+
+    def find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Candidate dice: centres (N, 2) and sizes (N, 2) w, h in frame pixels, scores (N,)."""
+        blob, scale = finder_input(image)
+        with self._lock:
+            self._finder.setInput(blob)
+            out = self._finder.forward()[0]
+        heat = 1.0 / (1.0 + np.exp(-out[0]))
+        peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= self.settings.find_threshold)
+        ys, xs = np.nonzero(peaks)
+        if len(xs) == 0:
+            return np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32)
+        scores = heat[ys, xs]
+        order = np.argsort(-scores)
+        ys, xs, scores = ys[order], xs[order], scores[order]
+        cx = (xs + out[1, ys, xs]) * FINDER_STRIDE / scale
+        cy = (ys + out[2, ys, xs]) * FINDER_STRIDE / scale
+        w = np.exp(np.clip(out[3, ys, xs], -3, 6)) * FINDER_STRIDE / scale
+        h = np.exp(np.clip(out[4, ys, xs], -3, 6)) * FINDER_STRIDE / scale
+        centres = np.stack([cx, cy], 1).astype(np.float32)
+        sizes = np.stack([w, h], 1).astype(np.float32)
+        keep = _suppress_duplicates(centres, sizes, self.settings.duplicate_within)
+        return centres[keep], sizes[keep], scores[keep].astype(np.float32)
+
+    def classify(self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, 7): "not a die", then faces 1-6, for dice at ``centres``."""
+        if len(centres) == 0:
+            return np.zeros((0, 7), np.float32)
+        crops = np.stack([
+            normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
+            for c, s in zip(centres, sizes)
+        ])
+        views = max(1, min(4, self.settings.face_views))
+        batch = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(views)])
+        with self._lock:
+            self._faces.setInput(np.ascontiguousarray(batch))
+            logits = self._faces.forward().reshape(len(batch), -1)
+        logits = logits - logits.max(1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(1, keepdims=True)
+        return p.reshape(views, len(centres), -1).mean(0).astype(np.float32)
+
+    def read(self, frame: np.ndarray, tray: Tray | None = None) -> DiceDetections:
+        """Read every die in ``frame`` (BGR uint8); with ``tray``, only dice inside it.
+
+        Raises:
+            VisionError: the frame is not a colour picture.
+        """
+        image = _as_bgr(frame)
+        ox = oy = 0
+        if tray is not None:
+            x0, y0, x1, y1 = tray.bounds(image.shape[1], image.shape[0])
+            image, ox, oy = image[y0:y1, x0:x1], x0, y0
+        centres, sizes, _ = self.find(image)
+        probs = self.classify(image, centres, sizes)
+        if len(centres) == 0:
+            return DiceDetections.empty()
+        s = self.settings
+        is_die = probs[:, 0] <= s.not_die_above
+        values = probs[:, 1:].argmax(1) + 1
+        confidence = probs[np.arange(len(values)), values]
+        centres = centres + (ox, oy)
+        if tray is not None:
+            is_die &= tray.contains(centres, frame.shape[1], frame.shape[0])
+        h, w = frame.shape[:2]
+        lo = np.clip(centres - sizes / 2, 0, (w, h))
+        hi = np.clip(centres + sizes / 2, 0, (w, h))
+        boxes = np.concatenate([lo, hi - lo], 1)[is_die]
+        confidence = confidence[is_die]
+        order = np.lexsort((boxes[:, 0], np.round(boxes[:, 1] / max(float(np.median(sizes[:, 1])), 1.0))))
+        return DiceDetections(
+            values=values[is_die][order].astype(np.int8),
+            boxes=boxes[order].astype(np.float32),
+            confidence=confidence[order].astype(np.float32),
+            unsure=(confidence[order] < s.unsure_below),
+        )
+
+
+def _suppress_duplicates(centres: np.ndarray, sizes: np.ndarray, within: float) -> list[int]:
+    """Indices (strongest first) of peaks not within ``within`` die sizes of a stronger one.
+
+    The larger die of the pair sets the distance: a peak on one pip or on the side face of
+    a die lies well inside that die, while two dice that touch are a whole die apart.
+    """
+    keep: list[int] = []
+    mean = sizes.mean(1)
+    for i in range(len(centres)):
+        if all(np.hypot(*(centres[i] - centres[j])) > within * max(mean[i], mean[j]) for j in keep):
+            keep.append(i)
+    return keep
+
+
+def _as_bgr(frame: np.ndarray) -> np.ndarray:
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.ndim not in (2, 3):
+        raise VisionError("the camera frame is not a picture (expected an 8-bit image array)")
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    if frame.shape[2] != 3:
+        raise VisionError(f"the camera frame has {frame.shape[2]} colour channels; expected 3")
+    if min(frame.shape[:2]) < CROP_PX:
+        raise VisionError(f"the camera frame is too small to read dice ({frame.shape[1]}x{frame.shape[0]})")
+    return frame
+
+
+def _load(path: Path) -> cv2.dnn.Net:
+    if not path.is_file():
+        raise VisionError(f"the dice model {path.name} is missing from {path.parent}; reinstall Purser")
+    try:
+        return cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise VisionError(f"the dice model {path} could not be loaded: {exc}") from exc
+
+
+_default: DiceReader | None = None
+_default_lock = threading.Lock()
+
+
+def default_reader() -> DiceReader:
+    """The shared reader with the shipped models (loaded on first use)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = DiceReader()
+        return _default
+
+
+def read_dice(
+    frame: np.ndarray, *, tray: Tray | None = None, reader: DiceReader | None = None,
+) -> DiceDetections:
+    """Every die in ``frame`` (a BGR uint8 array): value, box, confidence, unsure flag.
+
+    ``tray`` limits reading to a region of the table; ``reader`` picks other models or
+    thresholds (default: the shipped models).
+
+    Raises:
+        VisionError: the frame is not a picture, or the models cannot be loaded.
+    """
+    return (reader or default_reader()).read(frame, tray=tray)

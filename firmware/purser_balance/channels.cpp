@@ -1,0 +1,248 @@
+#include "channels.h"
+
+#include <Arduino.h>
+
+#include "config.h"
+#include "hx711.h"
+#include "link.h"
+#include "protocol.h"
+#include "settings.h"
+
+#define NO_RESULT 0xFF
+#define POWERED_DOWN_REPORT_MS 1000
+
+struct Channel {
+    Hx711 chip;
+    uint32_t last_conversion; /* ms: last reading, or when the channel (re)started */
+    uint32_t last_status;     /* ms: last no-chip / powered-down line */
+    uint32_t settle_until;    /* ms: readings before this are flagged SETTLING */
+    bool settle_next;         /* the next reading opens a settling window */
+    bool settling;
+    bool no_chip;
+    uint8_t tare_left;
+    uint8_t tare_samples;
+    int32_t tare_sum;
+    uint8_t tare_result;
+};
+
+static Channel chan[PURSER_MAX_CHANNELS];
+static uint16_t seq;
+static bool powered = true;
+bool streaming = true;
+
+static const uint8_t dout_pins[2] = {PURSER_CH0_DOUT_PIN, PURSER_CH1_DOUT_PIN};
+static const uint8_t sck_pins[2] = {PURSER_CH0_SCK_PIN, PURSER_CH1_SCK_PIN};
+
+/* Datasheet timings: a conversion every 100 / 12.5 ms; output settles 400 / 50 ms after
+ * power-up, reset, or a change of gain, input or rate. */
+static uint16_t settle_ms(void) { return settings.rate == 80 ? 50 : 400; }
+/* More than 2.5 periods without a conversion: the chip was reset (a power glitch). */
+static uint16_t gap_ms(void) { return settings.rate == 80 ? 32 : 250; }
+/* Settling plus three periods without one: the chip is missing or unplugged. */
+static uint16_t timeout_ms(void) { return settings.rate == 80 ? 100 : 700; }
+
+static void restart(Channel &ch, uint32_t now)
+{
+    ch.last_conversion = now;
+    ch.settle_next = true;
+}
+
+void channels_begin(uint32_t now)
+{
+    uint8_t c;
+    for (c = 0; c < PURSER_MAX_CHANNELS; c++) {
+        hx711_begin(chan[c].chip, dout_pins[c], sck_pins[c]);
+        chan[c].tare_result = NO_RESULT;
+        chan[c].last_status = now;
+    }
+    channels_apply_settings(now);
+}
+
+void channels_apply_settings(uint32_t now)
+{
+    uint8_t c;
+#if PURSER_RATE_PIN >= 0
+    pinMode(PURSER_RATE_PIN, OUTPUT);
+    digitalWrite(PURSER_RATE_PIN, settings.rate == 80 ? HIGH : LOW);
+#endif
+    for (c = 0; c < PURSER_MAX_CHANNELS; c++) {
+        if (hx711_gain(chan[c].chip) != settings.ch[c].gain)
+            hx711_set_gain(chan[c].chip, settings.ch[c].gain);
+        /* Any change of rate or gain unsettles the output: start afresh. */
+        restart(chan[c], now);
+    }
+}
+
+static uint16_t channel_flags(uint8_t c)
+{
+    uint16_t flags = 0;
+    if (settings.ch[c].factor_mantissa == 0)
+        flags |= PB_FLAG_UNCALIBRATED;
+    if (settings_state != PB_SETTINGS_OK)
+        flags |= PB_FLAG_DEFAULTS;
+    if (chan[c].tare_left)
+        flags |= PB_FLAG_TARING;
+    return flags;
+}
+
+static void send_data(uint8_t c, uint32_t now, bool has_raw, int32_t raw, uint16_t flags)
+{
+    pb_line line;
+    bool has_grams;
+    if (!streaming)
+        return;
+    has_grams = has_raw && !(flags & (PB_FLAG_SATURATED | PB_FLAG_UNCALIBRATED));
+    pb_format_data(&line, seq++, now, c, has_raw, raw, has_grams,
+                   has_grams ? pb_milligrams(raw, settings.ch[c].offset, settings_factor(c)) : 0, flags);
+    link_send(line, false);
+}
+
+static void end_tare(Channel &ch, uint8_t result)
+{
+    ch.tare_left = 0;
+    ch.tare_result = result;
+}
+
+static void tare_step(uint8_t c, int32_t raw, uint16_t flags)
+{
+    Channel &ch = chan[c];
+    int32_t n = ch.tare_samples, sum;
+    if (!ch.tare_left || (flags & PB_FLAG_SETTLING))
+        return;
+    if (flags & PB_FLAG_SATURATED) {
+        end_tare(ch, PB_ERR_SATURATED);
+        return;
+    }
+    ch.tare_sum += raw;
+    if (--ch.tare_left)
+        return;
+    sum = ch.tare_sum; /* 64 readings of 24 bits fit in 31 */
+    settings.ch[c].offset = sum >= 0 ? (sum + n / 2) / n : -((-sum + n / 2) / n);
+    settings_save();
+    end_tare(ch, PB_OK);
+}
+
+static void read_conversion(uint8_t c, uint32_t now)
+{
+    Channel &ch = chan[c];
+    bool still_low;
+    uint16_t flags;
+    int32_t raw = hx711_read(ch.chip, &still_low);
+    if (still_low)
+        return; /* DOUT stuck low: not a chip talking; the timeout reports it */
+
+    if (ch.no_chip || ch.settle_next || (uint32_t)(now - ch.last_conversion) > gap_ms()) {
+        ch.settle_until = now + settle_ms();
+        ch.settling = true;
+        ch.settle_next = false;
+    }
+    ch.no_chip = false;
+    ch.last_conversion = now;
+
+    flags = channel_flags(c);
+    if (ch.settling) {
+        if ((int32_t)(now - ch.settle_until) < 0)
+            flags |= PB_FLAG_SETTLING;
+        else
+            ch.settling = false;
+    }
+    if (raw == PB_RAW_MAX || raw == PB_RAW_MIN)
+        flags |= PB_FLAG_SATURATED;
+    send_data(c, now, true, raw, flags);
+    tare_step(c, raw, flags);
+}
+
+void channels_poll(uint32_t now)
+{
+    uint8_t c;
+    for (c = 0; c < settings.channels && c < PURSER_MAX_CHANNELS; c++) {
+        Channel &ch = chan[c];
+        if (!powered) {
+            if ((uint32_t)(now - ch.last_status) >= POWERED_DOWN_REPORT_MS) {
+                ch.last_status = now;
+                send_data(c, now, false, 0, channel_flags(c) | PB_FLAG_POWERED_DOWN);
+            }
+            continue;
+        }
+        if (hx711_ready(ch.chip)) {
+            read_conversion(c, now);
+            continue;
+        }
+        if ((uint32_t)(now - ch.last_conversion) <= timeout_ms())
+            continue;
+        if (!ch.no_chip) {
+            ch.no_chip = true;
+            ch.last_status = now - timeout_ms(); /* report at once */
+            if (ch.tare_left)
+                end_tare(ch, PB_ERR_NO_CHIP);
+        }
+        if ((uint32_t)(now - ch.last_status) >= timeout_ms()) {
+            ch.last_status = now;
+            send_data(c, now, false, 0, channel_flags(c) | PB_FLAG_NO_CHIP);
+        }
+    }
+}
+
+void channels_power(bool on, uint32_t now)
+{
+    uint8_t c;
+    if (on == powered)
+        return;
+    powered = on;
+    for (c = 0; c < PURSER_MAX_CHANNELS; c++) {
+        hx711_power(chan[c].chip, on);
+        if (!on && chan[c].tare_left)
+            end_tare(chan[c], PB_ERR_NO_CHIP);
+        chan[c].no_chip = false;
+        chan[c].last_status = now;
+        /* Power-up resets the chip to A/128: the first reading after it is at that gain,
+         * and flagged settling like every reading of the settling time. */
+        restart(chan[c], now);
+    }
+}
+
+bool channels_powered(void) { return powered; }
+
+bool channels_no_chip(uint8_t c) { return chan[c].no_chip; }
+
+bool channels_any_fault(void)
+{
+    uint8_t c;
+    for (c = 0; c < settings.channels && c < PURSER_MAX_CHANNELS; c++)
+        if (chan[c].no_chip)
+            return true;
+    return false;
+}
+
+uint8_t channels_start_tare(uint8_t c, uint8_t samples)
+{
+    Channel &ch = chan[c];
+    if (!powered || ch.no_chip)
+        return PB_ERR_NO_CHIP;
+    if (ch.tare_left || ch.tare_result != NO_RESULT)
+        return PB_ERR_BUSY;
+    ch.tare_samples = samples;
+    ch.tare_left = samples;
+    ch.tare_sum = 0;
+    return PB_OK;
+}
+
+bool channels_taring(uint8_t c) { return chan[c].tare_left != 0; }
+
+bool channels_any_taring(void)
+{
+    uint8_t c;
+    for (c = 0; c < PURSER_MAX_CHANNELS; c++)
+        if (chan[c].tare_left)
+            return true;
+    return false;
+}
+
+bool channels_tare_result(uint8_t c, uint8_t *code)
+{
+    if (chan[c].tare_result == NO_RESULT)
+        return false;
+    *code = chan[c].tare_result;
+    chan[c].tare_result = NO_RESULT;
+    return true;
+}

@@ -1,0 +1,228 @@
+"""Driving the real Purser app in a real (offscreen) Kivy window: find widgets, tap them,
+let frames run, wait for background work, save screenshots.
+
+Used in-process by the tests and, for the kill-and-resume test, inside a subprocess
+(tests/ui/app_process.py).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+
+def start_app(db: Path, scale_url: str = "sim://?clock=real", camera_url: str = "sim://",
+              size: tuple[int, int] = (1280, 800)) -> Any:
+    """Build the app on ``db`` in the process's one window, as ``App.run`` would, without blocking."""
+    import companion.ui  # noqa: F401  (Kivy environment defaults)
+    from kivy.base import EventLoop
+
+    EventLoop.ensure_window()
+    from kivy.core.window import Window
+
+    Window.size = size
+    from companion.ui.app import PurserApp
+
+    app = PurserApp(db=db, scale_url=scale_url, camera_url=camera_url)
+    app._run_prepare()
+    pump(5)
+    return app
+
+
+def stop_app(app: Any) -> None:
+    """Stop ``app`` the way closing its window would, leaving the window for the next one."""
+    from kivy.app import App
+    from kivy.base import EventLoop
+
+    pump(2)  # callbacks already queued run while it is still the app
+    # on_stop also clears kv's cached `app`; nothing may run between it and the reset
+    # below, or kv would cache this app again for the next one.
+    app.dispatch("on_stop")
+    window = EventLoop.window
+    for child in list(window.children):
+        window.remove_widget(child)
+    App._running_app = None
+
+
+def pump(frames: int = 3, draw: bool = False) -> None:
+    """Let Kivy run ``frames`` frames: clock callbacks, input, layout and canvas updates.
+
+    The window itself is drawn only with ``draw`` (screenshots render the widget tree on
+    their own): the software GL here takes ~0.1-0.3 s a frame, which would dominate the
+    tests' time without changing what they check.
+    """
+    from kivy.base import EventLoop
+
+    if draw or os.environ.get("PURSER_UI_DRAW") == "1":
+        for _ in range(frames):
+            EventLoop.idle()
+        return
+    from kivy.clock import Clock
+    from kivy.lang import Builder
+
+    for _ in range(frames):
+        Clock.tick()
+        EventLoop.dispatch_input()
+        Builder.sync()
+        Clock.tick_draw()
+        Builder.sync()
+
+
+def wait_until(condition: Callable[[], Any], timeout: float = 30.0, what: str = "the app") -> Any:
+    """Run frames until ``condition()`` is true; returns its value.
+
+    Raises:
+        AssertionError: it did not become true within ``timeout`` s (generous: the
+        machine is shared and noisy).
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        pump(1)
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        time.sleep(0.01)
+
+
+def walk(root: Any) -> Iterator[Any]:
+    """Every widget under ``root`` (``root`` included)."""
+    return root.walk(restrict=True)
+
+
+def _matches(widget: Any, props: dict[str, Any]) -> bool:
+    for name, want in props.items():
+        if not hasattr(widget, name):
+            return False
+        value = getattr(widget, name)
+        if callable(want) and not isinstance(want, type):
+            if not want(value):
+                return False
+        elif value != want:
+            return False
+    return True
+
+
+def find_all(root: Any, cls: type | str | None = None, **props: Any) -> list[Any]:
+    """Widgets under ``root`` of class ``cls`` (a class or its name) whose properties equal ``props``
+    (a callable value is used as a test)."""
+    found = []
+    for w in walk(root):
+        if cls is not None:
+            if isinstance(cls, str):
+                if cls not in (c.__name__ for c in type(w).__mro__):
+                    continue
+            elif not isinstance(w, cls):
+                continue
+        if _matches(w, props):
+            found.append(w)
+    return found
+
+
+def find(root: Any, cls: type | str | None = None, **props: Any) -> Any:
+    """The one widget matching (see :func:`find_all`).
+
+    Raises:
+        AssertionError: none, or more than one, matches.
+    """
+    found = find_all(root, cls, **props)
+    if len(found) != 1:
+        raise AssertionError(f"expected one widget {cls or ''} {props}, found {len(found)}")
+    return found[0]
+
+
+def _scroll_into_view(widget: Any) -> None:
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView) and parent.children:
+            content = parent.children[0]
+            wx, wy = widget.to_window(*widget.pos)
+            px, py = parent.to_window(*parent.pos)
+            inside = py <= wy and wy + widget.height <= py + parent.height
+            if not inside and content.height > parent.height:
+                parent.scroll_to(widget, padding=10, animate=False)
+                pump(2)
+        parent = parent.parent
+
+
+def tap(widget: Any) -> None:
+    """Press and release ``widget`` with a simulated finger at its centre, through the window.
+
+    Raises:
+        AssertionError: it is disabled, or the touch did not land on it.
+    """
+    from kivy.tests.common import UnitTestTouch
+
+    assert not widget.disabled, f"{widget.__class__.__name__} {getattr(widget, 'text', '')!r} is disabled"
+    _scroll_into_view(widget)
+    from kivy.uix.behaviors import ButtonBehavior
+
+    x, y = widget.to_window(*widget.center)
+    pressed: list[bool] = []
+    uid = widget.fbind("on_press", lambda *_: pressed.append(True)) if isinstance(widget, ButtonBehavior) else None
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    pump(1)
+    touch.touch_up()
+    pump(2)
+    if uid is not None:
+        widget.unbind_uid("on_press", uid)
+        assert pressed, f"the tap at {x:.0f},{y:.0f} missed {widget.__class__.__name__} {getattr(widget, 'text', '')!r}"
+
+
+def tap_key(root: Any, key: str) -> None:
+    """Tap the one widget whose ``key`` is ``key``."""
+    tap(find(root, key=key))
+
+
+def type_text(field: Any, text: str) -> None:
+    """Put ``text`` in a text input as if typed."""
+    field.focus = True
+    field.text = text
+    pump(1)
+
+
+def shot(app: Any, directory: Path, name: str) -> Path:
+    """Save the whole app as ``directory/name.png``; returns the path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.png"
+    pump(2, draw=True)
+    app.root.export_to_png(str(path))
+    assert path.exists() and path.stat().st_size > 1000, f"no screenshot written to {path}"
+    return path
+
+
+def visible(widget: Any) -> bool:
+    """Whether ``widget`` and all its parents are drawn (opacity above 0, some size)."""
+    w = widget
+    while w is not None:
+        if getattr(w, "opacity", 1) <= 0:
+            return False
+        parent = getattr(w, "parent", None)
+        if parent is w:
+            break
+        w = parent
+    return widget.width > 0 and widget.height > 0
+
+
+def texts(root: Any) -> str:
+    """All the text visible under ``root``, joined: for checking what a screen says."""
+    out = []
+    for w in walk(root):
+        text = getattr(w, "text", None)
+        if isinstance(text, str) and text and visible(w):
+            out.append(text)
+    return "\n".join(out)
+
+
+def environment_ready() -> None:
+    """Kivy's environment for tests (set before Kivy is imported)."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")

@@ -1,0 +1,88 @@
+"""The hardware screen on the simulators: live weight, tare, a steady weighing, the camera
+preview with the dice drawn on it, the simulator banner, and the calibration wizard."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from tests.ui import kivy_driver as kd
+
+SCALE_URL = "sim://?pieces=123.4&seed=2"
+CAMERA_URL = "sim://?dice=5&seed=7"
+
+
+def test_banner_says_simulators_stand_in(home):
+    app = home
+    kd.wait_until(lambda: app.hardware.scale_state == "ready" and app.hardware.camera_state == "ready",
+                  what="both simulators to open")
+    banner = app.root.ids.banner
+    assert kd.visible(banner)
+    assert "the scale and the dice camera are simulated" in banner.text
+    kd.tap(banner)
+    assert app.manager.current == "hardware"
+
+
+def test_live_weight_tare_and_a_steady_weighing(app, shots):
+    screen = app.go("hardware")
+    kd.wait_until(lambda: app.hardware.grams is not None and app.hardware.stable, what="a steady live reading")
+    assert abs(app.hardware.grams - 123.4) < 0.5
+    assert screen.ids.live.text.endswith(" g") and "123." in screen.ids.live.text
+    assert screen.ids.steady.text == "STEADY"
+    assert "Factory calibration" in screen.ids.calibration.text
+    kd.tap_key(screen, "weigh")
+    kd.wait_until(lambda: screen.weigh_text.startswith("Steady weight"), 60, "the weighing")
+    grams = float(screen.weigh_text.split(":")[1].split("g")[0])
+    assert abs(grams - 123.4) < 0.5
+    kd.tap_key(screen, "tare")
+    kd.wait_until(lambda: screen.weigh_text.startswith("Tared"), 60, "the tare")
+    kd.wait_until(lambda: app.hardware.grams is not None and abs(app.hardware.grams) < 0.2, 30, "a zero reading")
+    kd.shot(app, shots, "hardware")
+
+
+def test_camera_preview_shows_the_frame_and_the_dice_read(app):
+    screen = app.go("hardware")
+    kd.wait_until(lambda: app.hardware.detections is not None and screen.ids.preview.texture is not None,
+                  what="a preview frame")
+    frame = app.hardware.frame
+    assert tuple(screen.ids.preview.texture.size) == (frame.shape[1], frame.shape[0])
+    detections = app.hardware.detections
+    assert len(detections) > 0
+    # One outline (and one label) per die read, drawn over the picture.
+    from kivy.graphics import Line
+
+    lines = [i for i in screen.ids.preview.canvas.after.children if isinstance(i, Line)]
+    assert len(lines) == len(detections)
+    assert screen.ids.dice.text.startswith("Dice: ")
+    assert len(screen.ids.dice.text.split("(")[0].split()) - 1 == len(detections)
+
+
+def test_calibration_wizard_on_the_simulator(app, shots):
+    screen = app.go("hardware")
+    kd.wait_until(lambda: app.hardware.scale_state == "ready", what="the scale")
+    kd.tap_key(screen, "calibrate")
+    wizard = app.manager.current_screen
+    assert app.manager.current == "calibrate"
+    kd.type_text(wizard.ids.masses, "50,200")
+    kd.type_text(wizard.ids.repeats, "1")
+    kd.tap_key(wizard, "cal:start")
+    assert wizard.running
+    kd.wait_until(lambda: wizard.progress > 0, 60, "progress")
+    kd.wait_until(lambda: not wizard.running, 120, "the calibration to finish")
+    assert wizard.error == ""
+    assert wizard.progress == 100
+    assert "counts per gram" in wizard.result and "class III" in wizard.result
+    saved = list(Path(os.environ["PURSER_DATA_DIR"]).glob("calibrations/*.json"))
+    assert saved, "no calibration profile was saved"
+    kd.shot(app, shots, "calibrate")
+    kd.tap_key(app.root, "back")
+    kd.wait_until(lambda: app.hardware.scale_state == "ready" and "Calibrated" in app.manager.current_screen.ids.calibration.text,
+                  60, "the new calibration on the hardware screen")
+
+
+def test_calibration_refuses_bad_masses(app):
+    wizard = app.go("calibrate")
+    kd.type_text(wizard.ids.masses, "100,abc")
+    kd.tap_key(wizard, "cal:start")
+    assert not wizard.running
+    assert "100,200,500" in wizard.error or "grams" in wizard.error

@@ -1,0 +1,89 @@
+"""Home, new game, players and past games screens."""
+
+from __future__ import annotations
+
+from companion.games import game_names, list_games
+from tests.ui import kivy_driver as kd
+
+
+def test_home_offers_every_registered_game(home):
+    app = home
+    keys = {w.key for w in kd.find_all(app.root, cls="PButton", key=lambda k: k.startswith("new:"))}
+    assert keys == {f"new:{name}" for name in {g.NAME for g in list_games()}}
+    assert len(keys) == len(game_names())
+    assert "No game in play" in kd.texts(app.root)
+
+
+def test_new_game_form_shows_house_rules_with_defaults(home):
+    app = home
+    kd.tap_key(app.root, "new:seven")
+    screen = app.manager.current_screen
+    text = kd.texts(screen)
+    from companion.games import find_game
+
+    for rule in find_game("seven").RULES:
+        assert rule.help in text
+    assert "Hand size  (default 7)" in text.replace("[b]", "").replace("[/b]", "")
+    field = kd.find(screen, key="rule:hand_size")
+    kd.tap_key(screen, "rule:hand_size:+")
+    assert field.text == "8"
+    assert screen.ids.rules.values == {"hand_size": "8"}
+    kd.tap_key(screen, "rule:next_round_starter:round_winner")
+    assert screen.ids.rules.values["next_round_starter"] == "round_winner"
+    # A value the engine refuses is reported, and nothing is started or stored.
+    kd.type_text(field, "99")
+    kd.tap_key(screen, "clear_seats")
+    for name in ("Ivo", "Jo"):
+        kd.type_text(kd.find(screen, key="new_name"), name)
+        kd.tap_key(screen, "add_player")
+    before = len(app.store.sessions())
+    kd.tap_key(screen, "start")
+    assert app.manager.current == "newgame"
+    assert "hand_size" in screen.error and "at most 11" in screen.error
+    assert len(app.store.sessions()) == before
+
+
+def test_seating_order_is_the_order_players_are_tapped(home):
+    app = home
+    kd.tap_key(app.root, "new:seven")
+    screen = app.manager.current_screen
+    kd.tap_key(screen, "clear_seats")
+    for name in ("Zed", "Amy"):
+        kd.type_text(kd.find(screen, key="new_name"), name)
+        kd.tap_key(screen, "add_player")
+    kd.tap_key(screen, "clear_seats")
+    kd.tap_key(screen, "player:Zed")
+    kd.tap_key(screen, "player:Amy")
+    assert list(screen.seats) == ["Zed", "Amy"]
+    kd.tap_key(screen, "start")
+    assert app.manager.current == "seven"
+    assert app.controller.session.players == ("Zed", "Amy")
+    assert "Zed: start a new pile" in app.manager.current_screen.ids.prompt.text
+
+
+def test_players_screen_shows_profiles_with_statistics(home):
+    app = home
+    kd.tap_key(app.root, "nav:players")
+    screen = app.manager.current_screen
+    kd.type_text(kd.find(screen, key="new_name"), "Newcomer")
+    kd.tap_key(screen, "add_player")
+    text = kd.texts(screen)
+    assert "Newcomer" in text and "0 played, 0 finished, 0 won" in text
+    assert "Zed" in text and "1 played, 0 finished, 0 won" in text
+
+
+def test_a_finished_game_appears_in_past_games_with_its_winner(home):
+    app = home
+    app.start_game("seven", ["Pat", "Lou"], {"rounds": 1, "hand_size": 1}, seed=5)
+    kd.pump()
+    screen = app.manager.current_screen
+    kd.tap_key(screen, "play:7:hole")  # Pat plays the last card: out first, the round and game end
+    assert app.controller.summary.over
+    assert "Game over: Pat won" in screen.ids.prompt.text
+    kd.tap_key(app.root, "home")
+    kd.tap_key(app.root, "nav:past")
+    text = kd.texts(app.manager.current_screen)
+    assert "Won by Pat" in text
+    kd.tap_key(app.root, "back")
+    kd.tap_key(app.root, "nav:players")
+    assert "1 played, 1 finished, 1 won" in kd.texts(app.manager.current_screen)

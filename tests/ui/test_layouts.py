@@ -1,0 +1,110 @@
+"""Every screen laid out in 1280x800 landscape and 800x1280 portrait: nothing outside the
+window (or sticking out sideways from a scrolling list), and every button big enough to hit."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.ui import kivy_driver as kd
+
+SIZES = {"landscape": (1280, 800), "portrait": (800, 1280)}
+MIN_TARGET = 44  # px at this density: a fingertip
+
+
+def _setup(app, name: str):
+    """Open screen ``name`` showing something typical."""
+    if name in ("home", "newgame", "players", "past", "settings", "hardware", "calibrate"):
+        return app.go(name)
+    if name == "seven":
+        app.start_game("seven", ["Ana", "Ben", "Cy"], {}, seed=1)
+        app.controller.act({"type": "play", "player": "Ana", "card": 3, "on": "hole"})
+    elif name == "generic":
+        app.start_game("guilded", ["Ana", "Ben"], {}, seed=1)
+    elif name == "scallywagger":
+        app.start_game("scallywagger", ["Ana", "Ben", "Cy"], {}, seed=1)
+        app.controller.act({"type": "first_captain", "player": "Ana"})
+    elif name == "swashbuckle":
+        app.start_game("swashbuckle", ["Ana", "Ben", "Cy"], {"who_starts": "seating"}, seed=1)
+        app.controller.act({"type": "roll", "player": "Ana", "dice": [1, 2, 3, 4, 6]})
+    elif name in ("seize", "weighoff"):
+        app.start_game("seven-seize", ["Ana", "Ben", "Cy"], {}, seed=1)
+        session, rng = app.controller.session, random.Random(1)
+        stop = "weighoff" if name == "weighoff" else "seize"
+        while session.summary().detail["phase"] != stop:
+            session.apply(rng.choice(session.legal_actions()))
+        if name == "weighoff":
+            session.apply({"type": "weigh", "player": "Ana", "grams": 151.5})
+        app.controller.refresh()
+        if name == "weighoff":
+            app.go("weighoff", controller=app.controller)
+    return app.manager.current_screen
+
+
+def _off_slide(widget) -> bool:
+    """Whether ``widget`` is on a carousel page that is not the one shown (swiped away)."""
+    from kivy.uix.carousel import Carousel
+
+    w = widget
+    while w is not None and w is not w.parent:
+        parent = w.parent
+        if isinstance(parent, Carousel) or (parent is not None and isinstance(parent.parent, Carousel)):
+            carousel = parent if isinstance(parent, Carousel) else parent.parent
+            slide = carousel.current_slide
+            node = widget
+            while node is not None and node is not carousel:
+                if node is slide:
+                    return False
+                node = node.parent
+            return widget is not carousel and widget is not parent
+        w = parent
+    return False
+
+
+def _inside_scrollview(widget):
+    from kivy.uix.scrollview import ScrollView
+
+    w = widget.parent
+    while w is not None and w is not w.parent:
+        if isinstance(w, ScrollView):
+            return w
+        w = w.parent
+    return None
+
+
+SCREENS = ("home", "newgame", "players", "past", "settings", "hardware", "calibrate",
+           "generic", "seven", "swashbuckle", "scallywagger", "seize", "weighoff")
+
+
+@pytest.mark.parametrize("orientation", list(SIZES))
+@pytest.mark.parametrize("name", SCREENS)
+def test_screen_fits(app, shots, name, orientation):
+    from kivy.core.window import Window
+    from kivy.uix.behaviors import ButtonBehavior
+
+    Window.size = SIZES[orientation]
+    kd.pump(2)
+    screen = _setup(app, name)
+    kd.pump(4)
+    assert app.manager.current == screen.name
+    width, height = Window.size
+    problems = []
+    for w in kd.walk(app.root):
+        if not kd.visible(w) or w is app.root or _off_slide(w):
+            continue
+        x, y = w.to_window(*w.pos)
+        right, top = x + w.width, y + w.height
+        holder = _inside_scrollview(w)
+        if holder is None:
+            if x < -1 or y < -1 or right > width + 1 or top > height + 1:
+                problems.append(f"{type(w).__name__} {getattr(w, 'text', '')[:30]!r} at {x:.0f},{y:.0f} {w.width:.0f}x{w.height:.0f}")
+        else:
+            hx, _ = holder.to_window(*holder.pos)
+            if x < hx - 1 or right > hx + holder.width + 1:
+                problems.append(f"{type(w).__name__} {getattr(w, 'text', '')[:30]!r} sticks out of its list sideways")
+        if isinstance(w, ButtonBehavior) and min(w.width, w.height) < MIN_TARGET:
+            problems.append(f"{type(w).__name__} {getattr(w, 'text', '')[:30]!r} is only {w.width:.0f}x{w.height:.0f}")
+    kd.shot(app, shots, f"layout-{name}-{orientation}")
+    Window.size = SIZES["landscape"]
+    assert not problems, f"{name} ({orientation}):\n" + "\n".join(problems)

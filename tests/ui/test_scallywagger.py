@@ -1,0 +1,38 @@
+"""Scallywagger by taps: the token, a bid on the pad, a raise, a call, the reveal counted
+by hand, and the draw."""
+
+from __future__ import annotations
+
+from tests.ui import kivy_driver as kd
+
+
+def test_a_turn_of_scallywagger(app, shots):
+    app.start_game("scallywagger", ["Ana", "Ben", "Cy"], {}, seed=1)
+    kd.pump()
+    screen = app.manager.current_screen
+    c = app.controller
+    assert app.manager.current == "scallywagger"
+    kd.tap_key(screen, "first_captain:Ana:")
+    assert screen.ids.captains.cell(0, 3).text == "token"
+    assert screen.ids.bid.text == "No bid yet"
+    # Only legal bids are offered: pick the face, then the quantity.
+    kd.tap_key(screen, "face:3")
+    offered = [b.action for b in kd.find_all(screen.ids.quantities, cls="PButton")]
+    assert offered == [a for a in c.legal if a["type"] == "bid" and a["face"] == 3]
+    kd.tap_key(screen, "bid:4:3")
+    assert screen.ids.bid.text == "four 3s (Ana)"
+    assert not kd.find_all(screen, key=lambda k: k.startswith("bid:4:3"))  # no longer a raise
+    kd.tap_key(screen, "face:5")
+    kd.tap_key(screen, "bid:4:5")
+    assert screen.ids.bid.text == "four 5s (Ben)"
+    kd.shot(app, shots, "scallywagger-bidding")
+    kd.tap_key(screen, "call::")  # Cy calls Ben a Scallywagger
+    assert "reveal" in screen.prompt.lower()
+    assert kd.find(screen, key="reveal:camera")
+    kd.tap_key(screen, "reveal:5")  # five 5s on the table: the bid stands
+    assert "Cy loses 1 crewmate" in c.message
+    assert screen.ids.captains.cell(2, 1).text == "4"
+    kd.tap_key(screen, "draw:treasure")
+    assert c.summary.detail["token"] == "Ben"
+    kd.tap_key(app.root, "undo")
+    assert c.summary.detail["phase"] == "draw"

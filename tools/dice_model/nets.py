@@ -1,0 +1,49 @@
+"""The two small networks of the dice reader (PyTorch, for training and ONNX export)."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from companion.vision.preprocess import FINDER_CHANNELS, N_CLASSES
+
+
+def cbr(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    """3x3 convolution, batch norm, ReLU."""
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation, bias=False),
+        nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+    )
+
+
+class Finder(nn.Module):
+    """Die centres and sizes at 1/4 resolution: a 1/4 branch for detail, a dilated 1/8 branch for context."""
+
+    def __init__(self, c1: int = 16, c2: int = 32, c3: int = 48) -> None:
+        super().__init__()
+        self.fine = nn.Sequential(cbr(3, c1, 2), cbr(c1, c2, 2), cbr(c2, c2))
+        self.coarse = nn.Sequential(cbr(c2, c3, 2), cbr(c3, c3, 1, 2), cbr(c3, c3, 1, 4))
+        self.up = nn.Upsample(scale_factor=2, mode="nearest")
+        self.head = nn.Sequential(cbr(c2 + c3, c2), nn.Conv2d(c2, FINDER_CHANNELS, 1))
+        with torch.no_grad():
+            self.head[-1].bias.zero_()
+            self.head[-1].bias[0] = -4.0  # start by predicting "no die" almost everywhere
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.fine(x)
+        return self.head(torch.cat([f, self.up(self.coarse(f))], 1))
+
+
+class FaceReader(nn.Module):
+    """Top-face value (or "not a die") of the die centred in a 32x32 crop."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 24), nn.MaxPool2d(2), cbr(24, 48), nn.MaxPool2d(2), cbr(48, 64), cbr(64, 64),
+            nn.MaxPool2d(2), cbr(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+            nn.Linear(96, N_CLASSES),
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.body(x)

@@ -1,0 +1,320 @@
+"""Train the dice reader's two networks and export them as ONNX for cv2.dnn.
+
+    python tools/dice_model/train.py --dataset DIR --out companion/vision/models
+    python tools/dice_model/train.py --dataset DIR --folds 5 --fold 0 --out /tmp/cv0
+
+With ``--folds K --fold I`` the photos of fold I (stratified by source and dice count)
+are left out of training, and the networks' readings of them are written to
+``OUT/predictions.jsonl`` for an honest accuracy estimate (see cv_report.py).
+Deterministic for a given seed and thread count (PyTorch CPU).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from data import Picture, folds, geometric, jpeg, load_real, load_synthetic, photometric  # noqa: E402
+from nets import FaceReader, Finder  # noqa: E402
+
+from companion.vision.preprocess import (  # noqa: E402
+    CROP_PX,
+    FINDER_SIDE,
+    FINDER_STRIDE,
+    cut_crop,
+    finder_scale,
+    normalise_crop,
+)
+from companion.vision.reader import FACE_FILE, FINDER_FILE, DiceReader  # noqa: E402
+
+log = logging.getLogger("train")
+TRAIN_SIDE = 256  # the finder trains on square cuts; it is fully convolutional
+
+
+# ------------------------------------------------------------------------- finder ---------
+
+def finder_sample(rng: np.random.Generator, pic: Picture) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One augmented finder input (3, S, S) with targets heat (G, G), reg (4, G, G), masks (2, G, G)."""
+    h, w = pic.image.shape[:2]
+    base = finder_scale(h, w)
+    known = pic.sizes[~np.isnan(pic.sizes[:, 0])] if len(pic.sizes) else np.zeros((0, 2))
+    typical = float(np.median(known.max(1))) if len(known) else 55.0
+    # dice from 9 to 60 finder pixels, most near what the camera gives
+    target = math.exp(rng.uniform(math.log(9), math.log(60))) if rng.random() < 0.5 else typical * base
+    scale = float(np.clip(target / typical, 0.35 * base, 3.0 * base))
+    out, c, s, _ = geometric(rng, pic.image, pic.centres, pic.sizes, scale, TRAIN_SIDE)
+    out = jpeg(rng, photometric(rng, out))  # after the cut: same effect, far cheaper
+    g = TRAIN_SIDE // FINDER_STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    mask = np.zeros((2, g, g), np.float32)
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for (cx, cy), (sw, sh) in zip(c, s):
+        gx, gy = cx / FINDER_STRIDE, cy / FINDER_STRIDE
+        if not (0 <= gx < g and 0 <= gy < g):
+            continue
+        size_cells = (np.nanmean([sw, sh]) if not np.isnan(sw) else typical * scale) / FINDER_STRIDE
+        sigma = max(0.6, size_cells / 6.0)
+        ix, iy = int(gx), int(gy)
+        heat = np.maximum(heat, np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma * sigma)))
+        reg[0, iy, ix], reg[1, iy, ix] = gx - ix, gy - iy
+        mask[0, iy, ix] = 1
+        if not np.isnan(sw):
+            reg[2, iy, ix] = math.log(max(sw, 1.0) / FINDER_STRIDE)
+            reg[3, iy, ix] = math.log(max(sh, 1.0) / FINDER_STRIDE)
+            mask[1, iy, ix] = 1
+    x = out.astype(np.float32) / 255.0 - 0.5
+    return x.transpose(2, 0, 1), heat, reg, mask
+
+
+def finder_loss(pred: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on the heat map plus L1 on offsets and sizes."""
+    p = torch.sigmoid(pred[:, 0]).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    neg = 1 - pos
+    pos_loss = (torch.log(p) * (1 - p) ** 2 * pos).sum()
+    neg_loss = (torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * neg).sum()
+    n = pos.sum().clamp(min=1)
+    focal = -(pos_loss + neg_loss) / n
+    off = (F.l1_loss(pred[:, 1:3], reg[:, 0:2], reduction="none") * mask[:, 0:1]).sum() / n
+    nsize = mask[:, 1].sum().clamp(min=1)
+    size = (F.l1_loss(pred[:, 3:5], reg[:, 2:4], reduction="none") * mask[:, 1:2]).sum() / nsize
+    return focal + off + size
+
+
+def train_finder(pics: list[Picture], weights: np.ndarray, epochs: int, per_epoch: int, seed: int) -> Finder:
+    """Train the finder on pictures drawn with probability ``weights``."""
+    rng = np.random.default_rng(seed)
+    torch.manual_seed(seed)
+    net = Finder()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    batch = 16
+    steps = epochs * (per_epoch // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    net.train()
+    t0 = time.time()
+    for step in range(steps):
+        idx = rng.choice(len(pics), batch, p=weights)
+        samples = [finder_sample(rng, pics[i]) for i in idx]
+        x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*samples))
+        loss = finder_loss(net(x), heat, reg, mask)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 50 == 0:
+            log.info("finder step %d/%d loss %.3f (%.0f s)", step, steps, loss.item(), time.time() - t0)
+    return net.eval()
+
+
+# ------------------------------------------------------------------------- face reader ----
+
+def finder_maps(net: Finder | cv2.dnn.Net, pic: Picture) -> tuple[np.ndarray, float]:
+    """The finder's output maps for ``pic`` and the frame-to-finder scale."""
+    from companion.vision.preprocess import finder_input
+
+    blob, scale = finder_input(pic.image)
+    if isinstance(net, Finder):
+        with torch.no_grad():
+            return net(torch.from_numpy(blob))[0].numpy(), scale
+    net.setInput(blob)
+    return net.forward()[0], scale
+
+
+def finder_sizes(out: np.ndarray, scale: float, pic: Picture) -> np.ndarray:
+    """The finder's die size (max of w, h, frame px) at each labelled centre of ``pic``."""
+    g = FINDER_SIDE // FINDER_STRIDE
+    sizes = []
+    for cx, cy in pic.centres:
+        ix = int(np.clip(cx * scale / FINDER_STRIDE, 0, g - 1))
+        iy = int(np.clip(cy * scale / FINDER_STRIDE, 0, g - 1))
+        sizes.append(float(np.exp(out[3:5, iy, ix]).max()) * FINDER_STRIDE / scale)
+    return np.array(sizes, np.float32)
+
+
+def finder_false_spots(out: np.ndarray, scale: float, pic: Picture,
+                       sizes: np.ndarray) -> list[tuple[float, float, float]]:
+    """Spots the finder marks (heat > 0.1) that are not a labelled die: (cx, cy, size)."""
+    heat = 1 / (1 + np.exp(-out[0]))
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > 0.1)
+    spots = []
+    for iy, ix in zip(*np.nonzero(peaks)):
+        cx = (ix + out[1, iy, ix]) * FINDER_STRIDE / scale
+        cy = (iy + out[2, iy, ix]) * FINDER_STRIDE / scale
+        size = float(np.exp(out[3:5, iy, ix]).max()) * FINDER_STRIDE / scale
+        if len(pic.centres):
+            d = np.hypot(*(pic.centres - (cx, cy)).T) / np.maximum(sizes, 1)
+            if d.min() < 0.6:
+                continue
+        spots.append((float(cx), float(cy), size))
+    return spots
+
+
+def face_sample(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, size: float,
+                positive: bool) -> np.ndarray:
+    """One augmented face-reader crop (3, 32, 32)."""
+    shift = 0.12 if positive else 0.0
+    cx += rng.uniform(-shift, shift) * size
+    cy += rng.uniform(-shift, shift) * size
+    size *= math.exp(rng.uniform(-0.2, 0.2))
+    crop = cut_crop(img, cx, cy, size, angle_deg=float(rng.uniform(0, 360)))
+    if rng.random() < 0.5:
+        crop = crop[:, ::-1]
+    crop = jpeg(rng, photometric(rng, crop))
+    return normalise_crop(crop)
+
+
+def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: Finder | cv2.dnn.Net,
+                     real_repeat: int) -> list[tuple[int, float, float, float, int]]:
+    """(picture index, cx, cy, size, class) for every die, plus "not a die" spots."""
+    items = []
+    for pi, pic in enumerate(pics):
+        maps, scale = finder_maps(finder, pic)
+        sizes = finder_sizes(maps, scale, pic)
+        known = pic.sizes.max(1) if len(pic.sizes) else np.zeros(0)
+        # for pip-boxed photos the finder's size is all we have; elsewhere mix both
+        use = np.where(np.isnan(known), sizes, known)
+        rep = real_repeat if pic.source != "syn" else 1
+        for (cx, cy), s, v, fs in zip(pic.centres, use, pic.values, sizes):
+            for _ in range(rep):
+                items.append((pi, float(cx), float(cy), float(s), int(v)))
+                if 0.75 <= fs / s <= 1.33:  # the size the finder will give, when it is about right
+                    items.append((pi, float(cx), float(cy), float(fs), int(v)))
+                # a crop much smaller than the die shows only part of it: not a die
+                items.append((pi, float(cx), float(cy), float(s * rng.uniform(0.3, 0.55)), 0))
+        false = finder_false_spots(maps, scale, pic, use)
+        h, w = pic.image.shape[:2]
+        typical = float(np.median(use)) if len(use) else 50.0
+        for _ in range(max(2, len(pic.values)) * rep // 2):  # random spots of table
+            cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+            if len(pic.centres) and (np.hypot(*(pic.centres - (cx, cy)).T) / np.maximum(use, 1)).min() < 0.7:
+                continue
+            false.append((cx, cy, typical * math.exp(rng.uniform(-0.3, 0.3))))
+        for _ in range(len(pic.values) * rep // 3):  # half-way between dice, or off-centre
+            if len(pic.centres) == 0:
+                break
+            j = rng.integers(len(pic.centres))
+            a = rng.uniform(0, 2 * math.pi)
+            r = rng.uniform(0.65, 1.0) * use[j]
+            c = pic.centres[j] + r * np.array([math.cos(a), math.sin(a)])
+            if (np.hypot(*(pic.centres - c).T) / np.maximum(use, 1)).min() >= 0.6:
+                false.append((float(c[0]), float(c[1]), float(use[j])))
+        for cx, cy, s in false:
+            items.append((pi, cx, cy, s, 0))
+    return items
+
+
+def train_faces(pics: list[Picture], finder: Finder | cv2.dnn.Net, epochs: int, seed: int) -> FaceReader:
+    """Train the face reader on crops cut where the finder would cut them."""
+    rng = np.random.default_rng(seed + 1)
+    torch.manual_seed(seed + 1)
+    items = build_face_items(rng, pics, finder, real_repeat=3)
+    counts = np.bincount([it[4] for it in items], minlength=7)
+    log.info("face items per class %s", counts.tolist())
+    net = FaceReader()
+    batch = 128
+    steps = epochs * (len(items) // batch)
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps, pct_start=0.1)
+    net.train()
+    t0 = time.time()
+    for step in range(steps):
+        idx = rng.integers(len(items), size=batch)
+        xs, ys = [], []
+        for i in idx:
+            pi, cx, cy, s, v = items[i]
+            xs.append(face_sample(rng, pics[pi].image, cx, cy, s, v > 0))
+            ys.append(v)
+        x = torch.from_numpy(np.stack(xs))
+        y = torch.tensor(ys)
+        loss = F.cross_entropy(net(x), y, label_smoothing=0.02)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0:
+            log.info("faces step %d/%d loss %.3f (%.0f s)", step, steps, loss.item(), time.time() - t0)
+    return net.eval()
+
+
+# ------------------------------------------------------------------------- export ---------
+
+def export(finder: Finder | None, faces: FaceReader, out: Path) -> None:
+    """Write both networks as ONNX files the reader loads."""
+    out.mkdir(parents=True, exist_ok=True)
+    if finder is not None:
+        torch.onnx.export(finder, torch.zeros(1, 3, FINDER_SIDE, FINDER_SIDE), str(out / FINDER_FILE),
+                          input_names=["image"], output_names=["maps"], opset_version=17, dynamo=False)
+    torch.onnx.export(faces, torch.zeros(1, 3, CROP_PX, CROP_PX), str(out / FACE_FILE),
+                      input_names=["crops"], output_names=["logits"], opset_version=17,
+                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--dataset", type=Path, required=True, help="folder with labels.jsonl and images/")
+    ap.add_argument("--out", type=Path, required=True, help="folder for the .onnx files")
+    ap.add_argument("--synthetic", type=int, default=600, help="synthetic scenes to render")
+    ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
+    ap.add_argument("--finder-epochs", type=int, default=15)
+    ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
+    ap.add_argument("--face-epochs", type=int, default=6)
+    ap.add_argument("--finder-onnx", type=Path,
+                    help="use this already trained finder and train only the face reader")
+    ap.add_argument("--folds", type=int, default=0)
+    ap.add_argument("--fold", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+
+    real = load_real(args.dataset)
+    test: list[Picture] = []
+    if args.folds:
+        fold = folds(real, args.folds)
+        test = [p for p, f in zip(real, fold) if f == args.fold]
+        real = [p for p, f in zip(real, fold) if f != args.fold]
+    syn = load_synthetic(args.synthetic, 100_000, args.cache)
+    pics = real + syn
+    # half of the finder's pictures are real photos, half renders
+    weights = np.array([0.5 / len(real)] * len(real) + [0.5 / max(len(syn), 1)] * len(syn))
+    weights /= weights.sum()
+    log.info("training on %d photos and %d renders; %d photos held out", len(real), len(syn), len(test))
+    if args.finder_onnx:
+        # keep a finder trained earlier (same photos, same seed) and train only the face reader
+        finder_net = cv2.dnn.readNetFromONNX(str(args.finder_onnx))
+        faces = train_faces(pics, finder_net, args.face_epochs, args.seed)
+        export(None, faces, args.out)
+        if args.finder_onnx.resolve() != (args.out / FINDER_FILE).resolve():
+            (args.out / FINDER_FILE).write_bytes(args.finder_onnx.read_bytes())
+    else:
+        finder = train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch, args.seed)
+        faces = train_faces(pics, finder, args.face_epochs, args.seed)
+        export(finder, faces, args.out)
+    if test:
+        reader = DiceReader(args.out)
+        with open(args.out / "predictions.jsonl", "w") as fh:
+            for p in test:
+                det = reader.read(p.image)
+                fh.write(json.dumps({"image": p.name, **det.to_json()}) + "\n")
+    log.info("wrote %s", args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

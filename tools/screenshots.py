@@ -1,0 +1,214 @@
+"""Save every screen of the tablet app as a PNG, landscape (1280x800) and portrait (800x1280).
+
+    python tools/screenshots.py [--out docs/screenshots] [--only home,seven]
+
+Runs the real app in an offscreen window on a throw-away database with the simulated
+scale and camera, plays a little of each game so the screens show something real, and
+writes ``<screen>-landscape.png`` / ``<screen>-portrait.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+
+SIZES = {"landscape": (1280, 800), "portrait": (800, 1280)}
+
+
+def pump(frames: int = 3) -> None:
+    from kivy.base import EventLoop
+
+    for _ in range(frames):
+        EventLoop.idle()
+
+
+def wait(condition: Any, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        pump(1)
+        time.sleep(0.02)
+
+
+def play_randomly(session: Any, seed: int, until: Any) -> None:
+    """Apply random legal actions (measurements typed in) until ``until(summary)``."""
+    rng = random.Random(seed)
+    for _ in range(2000):
+        s = session.summary()
+        if until(s) or s.over:
+            return
+        legal = [a for a in session.legal_actions() if "from" not in a]
+        if not legal:
+            return
+        session.apply(rng.choice(legal))
+
+
+def build_history(app: Any) -> None:
+    """Games for the home, past-games and players screens: one finished "7", one finished
+    Swashbuckle match (titles), one "7" in play."""
+    from companion.session import TableSession
+
+    done = TableSession.create(app.store, "seven", ["Ana", "Ben"], {"rounds": 1, "hand_size": 1}, seed=5)
+    done.apply({"type": "play", "player": "Ana", "card": 7, "on": "hole"})
+    match = TableSession.create(app.store, "swashbuckle", ["Ana", "Ben", "Cy"], {"who_starts": "seating"}, seed=3)
+    rng = random.Random(4)
+    while not match.summary().over:
+        legal = match.legal_actions()
+        scores = [a for a in legal if a["type"] == "score"]
+        if scores:
+            match.apply(scores[0])
+        elif any(a["type"] == "pillage" for a in legal):
+            match.apply(next(a for a in legal if a["type"] == "pillage"))
+        else:
+            roll = next(a for a in legal if a["type"] == "roll")
+            n = match.summary().detail["turn"]["dice_in_play"] - len(roll.get("keep", []))
+            dice = [rng.randint(1, 6) for _ in range(n)]
+            match.apply({k: v for k, v in roll.items() if k != "from"} | {"dice": dice})
+    live = TableSession.create(app.store, "seven", ["Ana", "Ben", "Cy"], {}, seed=8)
+    live.apply({"type": "play", "player": "Ana", "card": 4, "on": "hole"})
+    live.apply({"type": "play", "player": "Ben", "card": 1, "on": "number"})
+
+
+def show(app: Any, name: str, opened: dict[str, int]) -> None:
+    """Put screen ``name`` on show with typical content; a game made for it before (the
+    other orientation) is opened again rather than made twice."""
+    if name in opened:
+        app.open_session(opened[name])
+        if name == "weighoff":
+            app.go("weighoff", controller=app.controller)
+        return
+    _make(app, name)
+    if app.controller is not None:
+        opened[name] = app.controller.session.id
+
+
+def _make(app: Any, name: str) -> None:
+    if name in ("home", "players", "past", "settings", "calibrate"):
+        app.resume_offered = False
+        app.go(name)
+    elif name == "newgame":
+        screen = app.go("newgame")
+        screen.choose_game("swashbuckle")
+        for player in ("Ana", "Ben", "Cy"):
+            screen.toggle_seat(player, True)
+    elif name == "hardware":
+        app.go("hardware")
+        wait(lambda: app.hardware.detections is not None and app.hardware.grams is not None)
+    elif name == "seven":
+        app.start_game("seven", ["Ana", "Ben", "Cy"], {}, seed=1)
+        for action in ({"type": "play", "player": "Ana", "card": 3, "on": "hole"},
+                       {"type": "play", "player": "Ben", "card": 2, "on": "number"}):
+            app.controller.act(action)
+    elif name == "generic":
+        app.start_game("guilded", ["Ana", "Ben"], {}, seed=1)
+        session = app.controller.session
+        while len(session.legal_actions()) <= 24:
+            session.apply(session.legal_actions()[0])
+        app.controller.refresh()
+    elif name == "scallywagger":
+        app.start_game("scallywagger", ["Ana", "Ben", "Cy"], {}, seed=1)
+        for action in ({"type": "first_captain", "player": "Ana"},
+                       {"type": "bid", "player": "Ana", "quantity": 4, "face": 3},
+                       {"type": "bid", "player": "Ben", "quantity": 4, "face": 5}):
+            app.controller.act(action)
+    elif name == "swashbuckle":
+        app.start_game("swashbuckle", ["Ana", "Ben", "Cy"], {"who_starts": "seating"}, seed=2)
+        session = app.controller.session
+        turns = ([1, 1, 1, 1, 2], "aces_high"), ([2, 3, 4, 5, 6], "succession_5"), ([3, 3, 3, 5, 5], "full_boat")
+        for dice, box in turns:
+            player = session.summary().detail["turn"]["player"]
+            session.apply({"type": "roll", "player": player, "dice": dice})
+            session.apply({"type": "score", "player": player, "box": box})
+        player = session.summary().detail["turn"]["player"]
+        session.apply({"type": "roll", "player": player, "dice": [6, 6, 4, 6, 1]})
+        app.controller.refresh()
+    elif name in ("seize", "weighoff"):
+        app.start_game("seven-seize", ["Ana", "Ben", "Cy", "Dee"], {}, seed=1)
+        session = app.controller.session
+        if name == "seize":
+            play_randomly(session, 1, lambda s: s.detail["round"] == 3 and s.detail["phase"] == "seize")
+        else:
+            play_randomly(session, 1, lambda s: s.detail["phase"] == "weighoff")
+            for player, grams in (("Ana", 151.2), ("Ben", 151.25), ("Cy", 120.4)):
+                if player in session.summary().detail["weighoff"]["waiting"]:
+                    session.apply({"type": "weigh", "player": player, "grams": grams})
+        app.controller.refresh()
+        if name == "weighoff":
+            app.go("weighoff", controller=app.controller)
+    else:
+        raise SystemExit(f"no such screen: {name}")
+
+
+SCREENS = ("home", "newgame", "players", "past", "settings", "hardware", "calibrate", "generic",
+           "seven", "swashbuckle", "scallywagger", "seize", "weighoff")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
+    parser.add_argument("--only", default="", help="comma-separated screen names")
+    args = parser.parse_args(argv)
+    names = [n for n in args.only.split(",") if n] or list(SCREENS)
+
+    import companion.ui  # noqa: F401  (Kivy environment)
+    from kivy.base import EventLoop
+
+    EventLoop.ensure_window()
+    from kivy.core.window import Window
+
+    from companion.ui.app import PurserApp
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="purser-shots-") as tmp:
+        os.environ["PURSER_DATA_DIR"] = tmp
+        app = PurserApp(db=Path(tmp) / "purser.db", scale_url="sim://?pieces=151.2", camera_url="sim://?dice=5&seed=7")
+        app._run_prepare()
+        pump(5)
+        build_history(app)
+        opened: dict[str, int] = {}
+        for orientation, size in SIZES.items():
+            Window.size = size
+            pump(3)
+            for name in names:
+                show(app, name, opened)
+                pump(6)
+                if "preview" in app.manager.current_screen.ids:  # let a camera frame arrive and draw
+                    wait(lambda: app.hardware.frame is not None)
+                    for _ in range(5):
+                        time.sleep(0.1)
+                        pump(2)
+                path = args.out / f"{name}-{orientation}.png"
+                app.root.export_to_png(str(path))
+                _shrink(path)
+                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+                app.go_home()
+                pump(2)
+        app.dispatch("on_stop")
+    return 0
+
+
+def _shrink(path: Path) -> None:
+    """Re-save with the strongest PNG compression (flat UI colours compress well)."""
+    import cv2
+
+    image = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if image is not None:
+        if image.ndim == 3 and image.shape[2] == 4:
+            image = image[:, :, :3]
+        cv2.imwrite(str(path), image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
