@@ -54,7 +54,7 @@ class ReaderSettings:
     find_threshold: float = 0.3
     not_die_above: float = 0.5
     unsure_below: float = 0.9
-    face_views: int = 1
+    face_views: int = 2
     duplicate_within: float = 0.45
 
 

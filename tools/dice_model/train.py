@@ -1,7 +1,11 @@
 """Train the dice reader's two networks and export them as ONNX for cv2.dnn.
 
-    python tools/dice_model/train.py --dataset DIR --out companion/vision/models
-    python tools/dice_model/train.py --dataset DIR --folds 5 --fold 0 --out /tmp/cv0
+The shipped files are made in two steps (the finder, then the face reader mined with
+that finder run through cv2.dnn, exactly as the app runs it):
+
+    python tools/dice_model/train.py --dataset DIR --out /tmp/dice-finder --face-epochs 1
+    python tools/dice_model/train.py --dataset DIR --out companion/vision/models \
+        --finder-onnx /tmp/dice-finder/dice_finder.onnx
 
 With ``--folds K --fold I`` the photos of fold I (stratified by source and dice count)
 are left out of training, and the networks' readings of them are written to
@@ -271,7 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
     ap.add_argument("--finder-epochs", type=int, default=15)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
-    ap.add_argument("--face-epochs", type=int, default=6)
+    ap.add_argument("--face-epochs", type=int, default=12)
     ap.add_argument("--finder-onnx", type=Path,
                     help="use this already trained finder and train only the face reader")
     ap.add_argument("--folds", type=int, default=0)
