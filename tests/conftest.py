@@ -13,6 +13,13 @@ os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="purser-kivy-"))
 
 import pytest  # noqa: E402
+from hypothesis import settings  # noqa: E402
+
+# On CI (CI=true) property tests draw the same examples every run, so a red run can be
+# reproduced; locally each run explores new ones.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -48,6 +48,8 @@ def vary(action: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
             out[key] = data.draw(st.integers(1, 9))
         elif key in ("count", "cards"):
             out[key] = data.draw(st.integers(1, 3))
+        elif key == "stars" and action.get("guild_master"):
+            out[key] = data.draw(st.integers(3, 4))  # a Guild Master is a 3 or 4 star mercenary
         else:
             out[key] = data.draw(st.integers(0, 4))
     return out
