@@ -176,9 +176,24 @@ def tap(widget: Any) -> None:
         assert pressed, f"the tap at {x:.0f},{y:.0f} missed {widget.__class__.__name__} {getattr(widget, 'text', '')!r}"
 
 
+def wait_for(root: Any, timeout: float = 15.0, **props: Any) -> Any:
+    """The one widget matching ``props``, pumping frames until it appears (screens load lazily,
+    and a loaded machine may need several frames).
+
+    Raises:
+        AssertionError: none, or more than one, matches within ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        found = find_all(root, None, **props)
+        if len(found) == 1 or time.monotonic() > deadline:
+            return find(root, **props)
+        pump(1)
+
+
 def tap_key(root: Any, key: str) -> None:
-    """Tap the one widget whose ``key`` is ``key``."""
-    tap(find(root, key=key))
+    """Tap the one widget whose ``key`` is ``key`` (waiting for it to appear)."""
+    tap(wait_for(root, key=key))
 
 
 def type_text(field: Any, text: str) -> None:
