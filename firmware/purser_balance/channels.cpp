@@ -16,6 +16,8 @@ struct Channel {
     uint32_t last_conversion; /* ms: last reading, or when the channel (re)started */
     uint32_t last_status;     /* ms: last no-chip / powered-down line */
     uint32_t settle_until;    /* ms: readings before this are flagged SETTLING */
+    uint32_t retry_at;        /* ms: after a read with DOUT stuck low, wait a period */
+    bool backing_off;
     bool settle_next;         /* the next reading opens a settling window */
     bool settling;
     bool no_chip;
@@ -36,6 +38,7 @@ static const uint8_t sck_pins[2] = {PURSER_CH0_SCK_PIN, PURSER_CH1_SCK_PIN};
 /* Datasheet timings: a conversion every 100 / 12.5 ms; output settles 400 / 50 ms after
  * power-up, reset, or a change of gain, input or rate. */
 static uint16_t settle_ms(void) { return settings.rate == 80 ? 50 : 400; }
+static uint16_t period_ms(void) { return settings.rate == 80 ? 13 : 100; }
 /* More than 2.5 periods without a conversion: the chip was reset (a power glitch). */
 static uint16_t gap_ms(void) { return settings.rate == 80 ? 32 : 250; }
 /* Settling plus three periods without one: the chip is missing or unplugged. */
@@ -128,8 +131,13 @@ static void read_conversion(uint8_t c, uint32_t now)
     bool still_low;
     uint16_t flags;
     int32_t raw = hx711_read(ch.chip, &still_low);
-    if (still_low)
-        return; /* DOUT stuck low: not a chip talking; the timeout reports it */
+    if (still_low) {
+        /* DOUT stuck low: not a chip talking (the timeout reports it). Try again a
+         * conversion period later rather than clocking zeros out every millisecond. */
+        ch.retry_at = now + period_ms();
+        ch.backing_off = true;
+        return;
+    }
 
     if (ch.no_chip || ch.settle_next || (uint32_t)(now - ch.last_conversion) > gap_ms()) {
         ch.settle_until = now + settle_ms();
@@ -164,7 +172,9 @@ void channels_poll(uint32_t now)
             }
             continue;
         }
-        if (hx711_ready(ch.chip)) {
+        if (ch.backing_off && (int32_t)(now - ch.retry_at) >= 0)
+            ch.backing_off = false;
+        if (!ch.backing_off && hx711_ready(ch.chip)) {
             read_conversion(c, now);
             continue;
         }

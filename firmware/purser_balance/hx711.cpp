@@ -9,7 +9,6 @@ void hx711_begin(Hx711 &chip, uint8_t dout, uint8_t sck)
     chip.sck_out = portOutputRegister(digitalPinToPort(sck));
     chip.sck_mask = digitalPinToBitMask(sck);
     chip.extra_pulses = 1;
-    chip.armed = false;
     /* The HX711 drives DOUT push-pull; the pull-up makes a missing chip read "busy"
      * (high) instead of a stream of zero readings. */
     pinMode(dout, INPUT_PULLUP);
@@ -24,11 +23,7 @@ static inline bool dout_high(const Hx711 &chip)
 
 bool hx711_ready(Hx711 &chip)
 {
-    if (dout_high(chip)) {
-        chip.armed = true;
-        return false;
-    }
-    return chip.armed;
+    return !dout_high(chip);
 }
 
 /* One clock pulse; returns DOUT sampled while PD_SCK is high (data is valid 0.1 us
@@ -57,7 +52,6 @@ int32_t hx711_read(Hx711 &chip, bool *still_low)
         value = (value << 1) | pulse(chip);
     for (i = 0; i < chip.extra_pulses; i++)
         pulse(chip);
-    chip.armed = false;
     __builtin_avr_delay_cycles(8);
     *still_low = !dout_high(chip);
     if (value & 0x800000UL)
@@ -84,5 +78,4 @@ void hx711_power(Hx711 &chip, bool on)
     else
         *chip.sck_out |= chip.sck_mask;
     SREG = sreg;
-    chip.armed = false;
 }

@@ -19,15 +19,15 @@ struct Hx711 {
     uint8_t dout_mask;
     uint8_t sck_mask;
     uint8_t extra_pulses; /* 1: A/128, 2: B/32, 3: A/64 */
-    bool armed;           /* DOUT was seen high since the last read: the next low is new data */
 };
 
 void hx711_begin(Hx711 &chip, uint8_t dout, uint8_t sck);
 
-/* True when a new conversion waits to be read. Never blocks. */
+/* True when a conversion waits to be read (DOUT low). Never blocks. A DOUT shorted to
+ * ground reads as always ready: hx711_read() then says so through *still_low. */
 bool hx711_ready(Hx711 &chip);
 
-/* Reads the waiting conversion (about 60 us); only call after hx711_ready().
+/* Reads the waiting conversion (about 0.1 ms); only call after hx711_ready().
  * *still_low is set when DOUT stayed low after the read, which a working chip never
  * does (a DOUT wire shorted to ground, or no chip and no pull-up). */
 int32_t hx711_read(Hx711 &chip, bool *still_low);

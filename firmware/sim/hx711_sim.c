@@ -129,8 +129,11 @@ static avr_cycle_count_t conversion_timer(avr_t *avr, avr_cycle_count_t when, vo
         chip->timer_armed = 0;
         return 0;
     }
-    /* A conversion that lands while the MCU is shifting the last one out is lost. */
-    if (!(chip->ready && chip->edges > 0 && chip->edges < 25)) {
+    /* A conversion that lands while the MCU is shifting the last one out is lost; a read
+     * abandoned half-way (the MCU was reset) is simply overwritten, as on the chip. */
+    int reading = chip->ready && chip->edges > 0 && chip->edges < 25 &&
+                  chip->avr->cycle - chip->last_edge < avr_usec_to_cycles(chip->avr, 1000);
+    if (!reading) {
         chip->latched = output_code(chip, chip->gain_next);
         chip->gain_latched = chip->gain_next;
         chip->edges = 0;
@@ -193,6 +196,7 @@ static void sck_changed(struct avr_irq_t *irq, uint32_t value, void *param)
         if (!chip->powered || (!chip->ready && chip->edges == 0))
             return; /* no conversion to shift out */
         chip->edges++;
+        chip->last_edge = chip->avr->cycle;
         if (chip->edges == 1)
             chip->read_started = chip->avr->cycle;
         if (chip->edges <= 24) {

@@ -54,6 +54,7 @@ typedef struct hx711_sim {
     int rate;                  /* rate of the running conversion clock */
     int timer_armed;
     int dout_level;
+    avr_cycle_count_t last_edge; /* cycle of the last rising PD_SCK edge */
 
     /* counters, for status */
     uint32_t conversions, reads, power_downs, resets;

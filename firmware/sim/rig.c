@@ -20,6 +20,8 @@
  *   unplug CH | replug CH | stuck CH   amplifier gone / back (powers up) / DOUT shorted low
  *   glitch CH              the amplifier's supply dips: it resets by itself
  *   reset                  reset button / DTR (SRAM and EEPROM kept)
+ *   reset-during-read CH EDGE   the same, when the MCU has clocked EDGE bits of a
+ *                          reading out of CH (0: a conversion waits, DOUT low, unread)
  *   power-cycle            board and amplifiers lose power (EEPROM kept)
  *   usb-unplug | usb-replug [hold]   the pty goes away / a new one appears and the
  *                          board powers up (hold: only at the next power-cycle, so the
@@ -88,6 +90,9 @@ static avr_cycle_count_t origin_cycle;
 static double origin_wall;
 static uint64_t wait_until_cycle;
 static int waiting;
+/* Reset the MCU when channel reset_read_channel's amplifier has had reset_read_edge
+ * PD_SCK edges of a waiting conversion (0: the conversion waits, not yet touched). */
+static int reset_read_channel = -1, reset_read_edge;
 
 static double wall_now(void)
 {
@@ -383,6 +388,16 @@ static void command(char *line)
             FAIL("error the board is unplugged");
         reset_mcu(EXTRF);
         reply("ok");
+    } else if (!strcmp(argv[0], "reset-during-read")) {
+        long edge = long_arg(ARG(2));
+        if (channel_arg(ARG(1), &c) || edge < 0 || edge > 24)
+            FAIL("error usage: reset-during-read CH EDGE (0-24)");
+        if (!running)
+            FAIL("error the board is unplugged");
+        reset_read_channel = c;
+        reset_read_edge = (int)edge;
+        wait_until_cycle = UINT64_MAX; /* replied once it happened, not by the clock */
+        waiting = 1;
     } else if (!strcmp(argv[0], "power-cycle")) {
         if (uart_bridge_fd(bridge) < 0)
             FAIL("error the board is unplugged");
@@ -512,6 +527,14 @@ static void run_batch(void)
             eeprom_bytes[stuck_address] = stuck_value;
         if (reset_pending)
             after_reset();
+        if (reset_read_channel >= 0 && chips[reset_read_channel].ready &&
+            chips[reset_read_channel].edges == reset_read_edge) {
+            reset_read_channel = -1;
+            reset_mcu(EXTRF);
+            waiting = 0;
+            reply("ok ms=%.3f", sim_ms());
+            run_commands_pending();
+        }
         if (state == cpu_Done || state == cpu_Crashed) {
             fprintf(stderr, "purser-rig: the firmware stopped (simavr state %d) at %.3f ms; resetting it\n",
                     state, sim_ms());

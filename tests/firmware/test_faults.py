@@ -147,3 +147,21 @@ def test_unplugged_in_the_middle_of_a_tare(rig: FirmwareRig, board: BalanceLink)
     assert reply == proto.ErrorReply(ErrorCode.NO_CHIP, "TARE", "load cell amplifier not answering")
     rig.replug(0)
     assert board.request(proto.calibration_command(0)) == proto.Calibration("CAL", 0, 0, None, None)
+
+
+@pytest.mark.parametrize("edge", [0, 1, 12, 24])
+@pytest.mark.parametrize("channel", [0, 1])
+def test_a_reset_during_a_reading_recovers(rig: FirmwareRig, board: BalanceLink, channel: int, edge: int) -> None:
+    """The board restarts while an amplifier holds a conversion unread (edge 0: DOUT is
+    already low when the firmware starts) or half clocked out; readings come back, and
+    a half-read value is never given as usable."""
+    rig.set_raw(0, 1111)
+    rig.set_raw(1, -2222)
+    for _ in range(2):
+        board.usable(channel, 1)
+        rig.reset_during_read(channel, edge)
+        board.wait_for(lambda r: isinstance(r, proto.Hello), 15)
+        after = board.data(None, 12)
+        assert all(line.raw in (1111, -2222) for line in after if line.usable)
+        assert board.usable(0, 1)[0].raw == 1111
+        assert board.usable(1, 1)[0].raw == -2222

@@ -315,6 +315,12 @@ class FirmwareRig:
         amplifiers' state are kept. A fresh hello line follows."""
         self.command("reset")
 
+    def reset_during_read(self, channel: int, edge: int = 12) -> None:
+        """Reset the board when its firmware has clocked ``edge`` bits of a reading out
+        of ``channel``'s HX711 (0: a conversion waits unread, DOUT low). The amplifier
+        does not know the board restarted."""
+        self.command(f"reset-during-read {channel} {int(edge)}")
+
     def power_cycle(self) -> None:
         """Board and amplifiers lose power and come back (EEPROM kept, SRAM lost)."""
         self.command("power-cycle")
@@ -462,6 +468,7 @@ class BalanceLink:
         self.pending: collections.deque[proto.Record] = collections.deque()
         self.rejected: list[tuple[bytes, str]] = []
         self.hello: proto.Hello | None = None
+        self.history: collections.deque[bytes] = collections.deque(maxlen=12)  # for error messages
         self._mid_line = True  # the port may have been opened in the middle of a line
 
     def close(self) -> None:
@@ -487,6 +494,7 @@ class BalanceLink:
                 return None
             # At least one byte (or the 50 ms timeout), then whatever else has arrived.
             for line in self.buffer.feed(self.serial.read(max(1, self.serial.in_waiting))):
+                self.history.append(line)
                 if self._mid_line:
                     self._mid_line = False
                     if not line.startswith(b"$"):
@@ -507,7 +515,8 @@ class BalanceLink:
         while True:
             record = self.read_record(max(0.0, deadline - time.monotonic()))
             if record is None:
-                raise TimeoutError(f"no matching line from the balance within {timeout:.0f} s")
+                seen = b"\n".join(self.history).decode("ascii", "replace") or "(nothing at all)"
+                raise TimeoutError(f"no matching line from the balance within {timeout:.0f} s; the last lines:\n{seen}")
             if predicate(record):
                 return record
 
