@@ -354,10 +354,7 @@ class HardwareService(EventDispatcher):
         hw.close()
         source = hw.camera()
         self._camera = source
-        simulated = getattr(source, "simulated", None)
-        if simulated is None:
-            simulated = hw.camera_url.startswith("sim:")
-        return {"simulated": bool(simulated)}
+        return {"simulated": bool(source.simulated)}
 
     def _camera_opened(self, result: Mapping[str, Any]) -> None:
         self.camera_simulated = result["simulated"]

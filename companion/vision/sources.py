@@ -38,9 +38,13 @@ class EndOfFrames(VisionError):
 
 
 class FrameSource(abc.ABC):
-    """Where frames come from. Use as a context manager or call :meth:`close`."""
+    """Where frames come from. Use as a context manager or call :meth:`close`.
+
+    ``simulated`` is true for the built-in renderer standing in for a camera.
+    """
 
     url: str = ""
+    simulated: bool = False
 
     @abc.abstractmethod
     def read(self) -> np.ndarray:
@@ -91,6 +95,8 @@ def _int(params: dict[str, str], key: str, default: int, lo: int = 0, hi: int = 
 
 class SimSource(FrameSource):
     """Rendered dice: a still scene, or a table where the dice are rolled again and again."""
+
+    simulated = True
 
     def __init__(self, seed: int = 0, dice: int | None = None, width: int = 640, height: int = 480,
                  still: int = 0, tumble: int = 6, url: str = DEFAULT_URL) -> None:
