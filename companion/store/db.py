@@ -27,7 +27,7 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
 
 
 @dataclass(frozen=True)
