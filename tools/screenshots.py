@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
                         time.sleep(0.1)
                         pump(2)
                 path = args.out / f"{name}-{orientation}.png"
-                app.root.export_to_png(str(path))
+                app.export_png(path)
                 _shrink(path)
                 print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
                 app.go_home()

@@ -1,8 +1,8 @@
 """The Kivy tablet app: one screen = one .py + one .kv; renders state, sends actions.
 
 Importing this package sets the Kivy environment defaults the app needs (before Kivy
-itself is imported): no command-line parsing by Kivy, a 1280x800 landscape window, and
-Escape does not quit in the middle of a game.
+itself is imported): no command-line parsing by Kivy, a 1280x800 landscape window, no
+multisampling, and Escape does not quit in the middle of a game.
 """
 
 import os
@@ -12,3 +12,6 @@ os.environ.setdefault("KCFG_GRAPHICS_WIDTH", "1280")
 os.environ.setdefault("KCFG_GRAPHICS_HEIGHT", "800")
 os.environ.setdefault("KCFG_KIVY_EXIT_ON_ESCAPE", "0")
 os.environ.setdefault("KCFG_INPUT_MOUSE", "mouse,multitouch_on_demand")
+# No multisampling: it doubles every frame's cost in software OpenGL, and the rounded
+# shapes draw their own smooth edges (SmoothRoundedRectangle).
+os.environ.setdefault("KCFG_GRAPHICS_MULTISAMPLES", "0")

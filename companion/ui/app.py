@@ -84,6 +84,14 @@ class Root(BoxLayout):
     """The banner above the screens."""
 
 
+class Screens(ScreenManager):
+    """The screen manager without Kivy's clipping stencil.
+
+    Screens change without a transition and always fill the manager, so nothing needs
+    clipping; the stencil cost two full-window fills per frame in software OpenGL.
+    """
+
+
 class PurserApp(App):
     """The tablet app.
 
@@ -187,6 +195,21 @@ class PurserApp(App):
             self.hardware.reconfigure(self.scale_url, self.camera_url)
         return ""
 
+    def export_png(self, path: str | os.PathLike[str]) -> None:
+        """Save the whole app, as drawn now, as a PNG at ``path``."""
+        from kivy.graphics import Color, InstructionGroup, Rectangle
+
+        root = self.root
+        # The window clears to the theme's background; an exported picture starts transparent.
+        backdrop = InstructionGroup()
+        backdrop.add(Color(*self.theme.bg))
+        backdrop.add(Rectangle(pos=root.pos, size=root.size))
+        root.canvas.before.insert(0, backdrop)
+        try:
+            root.export_to_png(str(path))
+        finally:
+            root.canvas.before.remove(backdrop)
+
     # -- navigation -------------------------------------------------------------------
 
     def screen(self, name: str) -> Any:
@@ -262,17 +285,14 @@ class PurserApp(App):
 
 _ROOT_KV_NAME = "<purser root>"
 _ROOT_KV = """
+<-Screens>:
+
 <Root>:
+    # the window is cleared to the theme's background: no full-window rectangle under it
     orientation: "vertical"
-    canvas.before:
-        Color:
-            rgba: app.theme.bg
-        Rectangle:
-            pos: self.pos
-            size: self.size
     SimulatorBanner:
         id: banner
-    ScreenManager:
+    Screens:
         id: manager
 """
 

@@ -57,6 +57,7 @@ def run(db: Path) -> None:
             command = json.loads(line)
             if "tap" in command:
                 kd.tap_key(app.root, command["tap"])
+                kd.pump(3)  # lists (history) lay their lines out over a few frames
             elif "type" in command:
                 key, text = command["type"]
                 kd.type_text(kd.find(app.root, key=key), text)

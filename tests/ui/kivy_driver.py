@@ -208,7 +208,7 @@ def shot(app: Any, directory: Path, name: str) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{name}.png"
     pump(2, draw=True)
-    app.root.export_to_png(str(path))
+    app.export_png(path)
     assert path.exists() and path.stat().st_size > 1000, f"no screenshot written to {path}"
     return path
 

@@ -221,11 +221,12 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: Find
     return items
 
 
-def train_faces(pics: list[Picture], finder: Finder | cv2.dnn.Net, epochs: int, seed: int) -> FaceReader:
+def train_faces(pics: list[Picture], finder: Finder | cv2.dnn.Net, epochs: int, seed: int,
+                real_repeat: int = 3) -> FaceReader:
     """Train the face reader on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
-    items = build_face_items(rng, pics, finder, real_repeat=3)
+    items = build_face_items(rng, pics, finder, real_repeat=real_repeat)
     counts = np.bincount([it[4] for it in items], minlength=7)
     log.info("face items per class %s", counts.tolist())
     net = FaceReader()
@@ -276,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--finder-epochs", type=int, default=15)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
     ap.add_argument("--face-epochs", type=int, default=12)
+    ap.add_argument("--real-repeat", type=int, default=3,
+                    help="times each real die is listed for the face reader (renders: once)")
     ap.add_argument("--finder-onnx", type=Path,
                     help="use this already trained finder and train only the face reader")
     ap.add_argument("--folds", type=int, default=0)
@@ -302,13 +305,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.finder_onnx:
         # keep a finder trained earlier (same photos, same seed) and train only the face reader
         finder_net = cv2.dnn.readNetFromONNX(str(args.finder_onnx))
-        faces = train_faces(pics, finder_net, args.face_epochs, args.seed)
+        faces = train_faces(pics, finder_net, args.face_epochs, args.seed, args.real_repeat)
         export(None, faces, args.out)
         if args.finder_onnx.resolve() != (args.out / FINDER_FILE).resolve():
             (args.out / FINDER_FILE).write_bytes(args.finder_onnx.read_bytes())
     else:
         finder = train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch, args.seed)
-        faces = train_faces(pics, finder, args.face_epochs, args.seed)
+        faces = train_faces(pics, finder, args.face_epochs, args.seed, args.real_repeat)
         export(finder, faces, args.out)
     if test:
         reader = DiceReader(args.out)

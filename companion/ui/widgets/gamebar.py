@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.recycleview import RecycleView
@@ -72,7 +73,15 @@ class HistoryPanel(RecycleView):
             controller.bind(history=self._fill)
             self._fill(controller, controller.history)
 
+    def on_shown(self, _inst: Any, shown: bool) -> None:
+        if shown:
+            # after this frame's layout, so the lines are measured at the panel's real width
+            Clock.schedule_once(lambda _dt: self._bound is not None and self._fill(self._bound, self._bound.history))
+
     def _fill(self, _inst: Any, history: list[Any]) -> None:
+        # A hidden panel has no width: laying its lines out would wrap every word, for nothing.
+        if not self.shown:
+            return
         self.data = [
             {"text": f"{e.seq}. {e.text or e.action.get('type', '')}" + ("  (undone)" if e.undone else ""),
              "undone": e.undone}

@@ -47,6 +47,8 @@ class ScoreTable(GridLayout):
                 cells.append(cell)
         for cell, (text, kind, highlight, key) in zip(cells, specs):
             if cell.text != text:
+                # Kivy's markup renderer shortens text one character at a time: only when needed
+                cell.markup = "[" in text
                 cell.text = text
             cell.kind = kind
             cell.highlight = highlight
