@@ -10,7 +10,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("app", help="start the tablet app (simulated scale and camera when none is attached)")
     p.add_argument("--db", help="database file (default: the user's data directory)")
     p.add_argument("--scale", default=None, help="scale URL, e.g. sim://, serial:///dev/ttyUSB0, auto://")
-    p.add_argument("--camera", default=None, help="camera URL, e.g. sim://, cv://0, file://photos/")
+    p.add_argument("--camera", default=None, help="camera URL, e.g. auto://, sim://, cv://0, file://photos/")
     p.set_defaults(func=run)
 
 

@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)")
     p.add_argument("--seed", type=int, help="seed for anything Purser draws at random (default: random)")
     p.add_argument("--scale", metavar="URL", help="the balance for this game (default auto://; sim:// for the built-in simulator)")
-    p.add_argument("--camera", metavar="URL", help="the dice camera for this game (default sim://; cv://0, file://PATH)")
+    p.add_argument("--camera", metavar="URL", help="the dice camera for this game (default auto://: the first camera, else the simulator; sim://, cv://0, file://PATH)")
     add_db_option(p)
     p.set_defaults(func=cmd_new)
 

@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 SOURCES = {"scale": "weighing", "camera": "detections"}
 
 DEFAULT_SCALE_URL = "auto://"
-DEFAULT_CAMERA_URL = "sim://"
+DEFAULT_CAMERA_URL = "auto://"
 
 
 def needs_hardware(action: Mapping[str, Any]) -> bool:

@@ -129,6 +129,8 @@ class HardwareService(EventDispatcher):
     #: True while any simulator stands in for real hardware (the banner shows).
     simulated = BooleanProperty(False)
 
+    _camera_note = ""  # what the opened camera source said about itself (auto:// fallback)
+
     def __init__(self, scale_url: str, camera_url: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scale_url = scale_url
@@ -354,12 +356,13 @@ class HardwareService(EventDispatcher):
         hw.close()
         source = hw.camera()
         self._camera = source
-        return {"simulated": bool(source.simulated)}
+        return {"simulated": bool(source.simulated), "message": str(getattr(source, "message", "") or "")}
 
     def _camera_opened(self, result: Mapping[str, Any]) -> None:
         self.camera_simulated = result["simulated"]
         self.camera_state = "ready"
-        self.camera_message = (
+        self._camera_note = str(result.get("message") or "")
+        self.camera_message = self._camera_note or (
             "No camera: the built-in simulated dice camera stands in." if self.camera_simulated else "Camera connected."
         )
 
@@ -403,9 +406,9 @@ class HardwareService(EventDispatcher):
             self.camera_message = f"The dice reader failed: {_describe_error(problem)} Tap the dice in by hand instead."
         elif self.camera_state != "ready":
             self.camera_state = "ready"
-            self.camera_message = "Camera connected." if not self.camera_simulated else (
+            self.camera_message = self._camera_note or ("Camera connected." if not self.camera_simulated else (
                 "No camera: the built-in simulated dice camera stands in."
-            )
+            ))
 
     def _preview_failed(self, exc: BaseException) -> None:
         self.camera_state = "fault"

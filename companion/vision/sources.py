@@ -5,6 +5,8 @@
   with it, every ``tumble + still`` frames the dice are rolled again: ``tumble`` frames
   of moving, blurred dice, then ``still`` frames of the new roll.
 - ``cv://0`` (or ``cv://0?width=1280&height=720``): a camera through OpenCV.
+- ``auto://``: the first camera that gives a picture (``cameras=0,2`` limits the search),
+  else the simulator, which says so in ``message``; ``fallback=none`` makes that an error.
 - ``file://PATH``: a picture (the same frame every read), a folder of pictures (one per
   read, in name order) or a video (one frame per read). ``?loop=1`` starts again at the end.
 
@@ -45,6 +47,8 @@ class FrameSource(abc.ABC):
 
     url: str = ""
     simulated: bool = False
+    #: A sentence for the player about where the frames come from ("" when nothing to say).
+    message: str = ""
 
     @abc.abstractmethod
     def read(self) -> np.ndarray:
@@ -307,8 +311,57 @@ def _open_file(url: str, path: Path, params: dict[str, str]) -> FrameSource:
     return source
 
 
+# -------------------------------------------------------------------------- auto -----------
+
+def candidate_cameras() -> list[int]:
+    """Camera indexes worth trying: the video devices Linux lists, else the first one."""
+    dev = Path("/dev")
+    if dev.is_dir() and any(dev.glob("video*")):
+        found = []
+        for node in dev.glob("video*"):
+            suffix = node.name[len("video"):]
+            if suffix.isdigit():
+                found.append(int(suffix))
+        return sorted(found)
+    return [] if dev.is_dir() else [0]
+
+
+def _open_auto(url: str, params: dict[str, str]) -> FrameSource:
+    fallback = params.get("fallback", "sim")
+    if fallback not in ("sim", "none"):
+        raise VisionError(f"fallback={fallback!r} in {url!r} must be sim or none")
+    if "cameras" in params:
+        try:
+            indexes = [int(v) for v in params["cameras"].split(",") if v.strip()]
+        except ValueError as exc:
+            raise VisionError(f"cameras= in {url!r} must list camera numbers, like cameras=0,1") from exc
+    else:
+        indexes = candidate_cameras()
+    tried = []
+    for index in indexes:
+        tried.append(f"camera {index}")
+        try:
+            source = CameraSource(index, _int(params, "width", 0, 0, 8192), _int(params, "height", 0, 0, 8192))
+        except CameraNotFound:
+            continue
+        try:
+            source.read()  # some video nodes open but never give a picture (metadata nodes)
+        except VisionError:
+            source.close()
+            continue
+        log.info("auto camera: using camera %d", index)
+        return source
+    where = ", ".join(tried) if tried else "no cameras listed"
+    if fallback == "none":
+        raise CameraNotFound(f"no camera gave a picture (tried {where}): plug one in, or use sim://")
+    sim = _open_sim(url, params)
+    sim.message = f"No camera found (tried {where}): using the SIMULATED dice camera, the dice are not real"
+    log.warning("%s", sim.message)
+    return sim
+
+
 def open_source(url: str = DEFAULT_URL) -> FrameSource:
-    """Open the frame source named by ``url`` (``sim://``, ``cv://N``, ``file://PATH``).
+    """Open the frame source named by ``url`` (``sim://``, ``cv://N``, ``file://PATH``, ``auto://``).
 
     A plain path is taken as ``file://``.
 
@@ -328,4 +381,6 @@ def open_source(url: str = DEFAULT_URL) -> FrameSource:
         return _open_camera(url, parts.netloc, params)
     if scheme == "file":
         return _open_file(url, Path(unquote(parts.netloc + parts.path)).expanduser(), params)
-    raise VisionError(f"unknown camera address {url!r}: use sim://, cv://0 or file://PATH")
+    if scheme == "auto":
+        return _open_auto(url, params)
+    raise VisionError(f"unknown camera address {url!r}: use auto://, sim://, cv://0 or file://PATH")

@@ -14,7 +14,7 @@ def test_settings_live_beside_the_database(tmp_path):
 def test_missing_file_gives_defaults(tmp_path):
     settings, warning = Settings.load(tmp_path / "none.json")
     assert settings == Settings() and warning == ""
-    assert settings.theme == "dark" and settings.camera_url == "sim://"
+    assert settings.theme == "dark" and settings.camera_url == "auto://" and settings.scale_url == "auto://"
 
 
 def test_round_trip(tmp_path):

@@ -103,3 +103,23 @@ def test_file_that_is_not_a_video(tmp_path):
     path.write_bytes(b"not a video at all")
     with pytest.raises(VisionError, match="not a video"):
         open_source(f"file://{path}")
+
+
+def test_auto_falls_back_to_the_simulator_and_says_which_cameras_it_tried():
+    with open_source("auto://?cameras=57,58&seed=3&dice=4") as auto, open_source("sim://?seed=3&dice=4") as sim:
+        assert auto.simulated and isinstance(auto, SimSource)
+        assert "camera 57, camera 58" in auto.message and "SIMULATED" in auto.message
+        assert np.array_equal(auto.read(), sim.read())  # the simulator's own settings still apply
+    assert open_source("sim://").message == ""
+
+
+def test_auto_with_no_fallback_is_camera_not_found():
+    with pytest.raises(CameraNotFound, match="tried camera 57"):
+        open_source("auto://?cameras=57&fallback=none")
+
+
+@pytest.mark.parametrize("url", ["auto://?cameras=front", "auto://?fallback=maybe", "auto://?cameras=57&dice=x"])
+def test_bad_auto_addresses_are_refused(url):
+    with pytest.raises(VisionError) as err:
+        open_source(url)
+    assert str(err.value)

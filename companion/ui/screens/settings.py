@@ -15,7 +15,7 @@ from companion.ui.widgets.rules import RulesForm  # noqa: F401  (used in setting
 
 #: URLs offered with one tap; anything else can be typed.
 SCALE_PRESETS = ("auto://", "sim://", "serial:///dev/ttyUSB0", "openscale:///dev/ttyUSB0")
-CAMERA_PRESETS = ("sim://", "cv://0", "cv://1")
+CAMERA_PRESETS = ("auto://", "sim://", "cv://0", "cv://1")
 
 
 class SettingsScreen(Screen):
