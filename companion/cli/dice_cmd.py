@@ -103,9 +103,9 @@ def run_watch(args: argparse.Namespace) -> int:
     from companion.vision.roll import RollWatcher
     from companion.vision.sources import open_source
 
-    watcher = RollWatcher(reader=_reader(args), tray=_tray(args))
     rolls = frames = 0
     with open_source(args.camera) as source:
+        watcher = RollWatcher(reader=_reader(args), tray=_tray(args) or source.tray)
         t0 = time.monotonic()
         for frame in source.frames():
             t = frames / args.fps if args.fps > 0 else time.monotonic() - t0

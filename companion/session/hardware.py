@@ -40,7 +40,9 @@ class Hardware:
     """The scale and camera of one table, opened on first use and kept open.
 
     ``scale_url`` and ``camera_url`` choose the backends (``sim://``, ``serial:///dev/ttyUSB0``,
-    ``cv://0`` ...); ``None`` means the defaults (``auto://`` scale, ``sim://`` camera).
+    ``cv://0`` ...); ``None`` means ``auto://`` for either (the hardware found, else a simulator). A
+    camera address may carry the table's tray (``...?tray=x0,y0,x1,y1``): dice outside it are
+    not read.
     """
 
     def __init__(self, scale_url: str | None = None, camera_url: str | None = None) -> None:
@@ -112,8 +114,9 @@ class Hardware:
         if source == "camera":
             from companion.vision import read_dice
 
-            frame = self.camera().read()
-            concrete["detections"] = read_dice(frame).to_json()
+            camera = self.camera()
+            frame = camera.read()
+            concrete["detections"] = read_dice(frame, tray=getattr(camera, "tray", None)).to_json()
             return concrete
         known = " or ".join(f'"{s}"' for s in SOURCES)
         raise IllegalAction(f'"from" must be {known}, not {source!r}')

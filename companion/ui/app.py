@@ -40,6 +40,7 @@ SCREENS: dict[str, tuple[str, str]] = {
     "swashbuckle": ("companion.ui.screens.swashbuckle", "SwashbuckleScreen"),
     "seize": ("companion.ui.screens.seize", "SeizeScreen"),
     "scallywagger": ("companion.ui.screens.scallywagger", "ScallywaggerScreen"),
+    "guilded": ("companion.ui.screens.guilded", "GuildedScreen"),
     "weighoff": ("companion.ui.screens.weighoff", "WeighOffScreen"),
     "problem": ("companion.ui.screens.problem", "ProblemScreen"),
 }
@@ -52,6 +53,7 @@ GAME_SCREENS: dict[str, str] = {
     "yacht": "swashbuckle",
     "seven-seize": "seize",
     "scallywagger": "scallywagger",
+    "guilded": "guilded",
 }
 
 _WIDGET_KV = ("base", "banner", "gamebar", "table")
@@ -192,6 +194,21 @@ class PurserApp(App):
         self.theme.use(self.settings.theme)
         if self.hardware is not None:
             self._scale_override = self._camera_override = None
+            self.hardware.reconfigure(self.scale_url, self.camera_url)
+        return ""
+
+    def use_camera(self, url: str) -> str:
+        """Keep ``url`` as the camera's address and reopen the camera with it (the scale stays).
+
+        Returns '' or what went wrong, in words.
+        """
+        self.settings.camera_url = url
+        try:
+            self.settings.save(self.settings_file)
+        except OSError as exc:
+            return f"Settings not saved: {exc.strerror or exc}"
+        self._camera_override = None
+        if self.hardware is not None:
             self.hardware.reconfigure(self.scale_url, self.camera_url)
         return ""
 

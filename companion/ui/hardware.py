@@ -122,6 +122,8 @@ class HardwareService(EventDispatcher):
     camera_state = StringProperty("off")
     camera_message = StringProperty("")
     camera_simulated = BooleanProperty(False)
+    #: Where the dice are rolled, as tray text ("" for the whole picture): from the camera address.
+    tray = StringProperty("")
     #: The latest preview frame (BGR ndarray) and the dice read from it (DiceDetections).
     frame = ObjectProperty(None, allownone=True, force_dispatch=True)
     detections = ObjectProperty(None, allownone=True, force_dispatch=True)
@@ -356,12 +358,15 @@ class HardwareService(EventDispatcher):
         hw.close()
         source = hw.camera()
         self._camera = source
-        return {"simulated": bool(source.simulated), "message": str(getattr(source, "message", "") or "")}
+        tray = getattr(source, "tray", None)
+        return {"simulated": bool(source.simulated), "message": str(getattr(source, "message", "") or ""),
+                "tray": "" if tray is None else str(tray)}
 
     def _camera_opened(self, result: Mapping[str, Any]) -> None:
         self.camera_simulated = result["simulated"]
         self.camera_state = "ready"
         self._camera_note = str(result.get("message") or "")
+        self.tray = str(result.get("tray") or "")
         self.camera_message = self._camera_note or (
             "No camera: the built-in simulated dice camera stands in." if self.camera_simulated else "Camera connected."
         )
@@ -393,7 +398,7 @@ class HardwareService(EventDispatcher):
         try:
             from companion.vision import read_dice
 
-            detections, problem = read_dice(frame), None
+            detections, problem = read_dice(frame, tray=getattr(source, "tray", None)), None
         except Exception as exc:  # the picture still shows; the dice are typed in
             detections, problem = None, exc
         on_ui(self._preview, frame, detections, problem)

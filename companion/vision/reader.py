@@ -121,10 +121,8 @@ class DiceReader:
             VisionError: the frame is not a colour picture.
         """
         image = _as_bgr(frame)
-        ox = oy = 0
-        if tray is not None:
-            x0, y0, x1, y1 = tray.bounds(image.shape[1], image.shape[0])
-            image, ox, oy = image[y0:y1, x0:x1], x0, y0
+        # The whole frame is read and dice outside the tray dropped: cutting the tray out
+        # would enlarge the dice for the finder beyond the sizes it was trained on.
         centres, sizes, _ = self.find(image)
         probs = self.classify(image, centres, sizes)
         if len(centres) == 0:
@@ -133,7 +131,6 @@ class DiceReader:
         is_die = probs[:, 0] <= s.not_die_above
         values = probs[:, 1:].argmax(1) + 1
         confidence = probs[np.arange(len(values)), values]
-        centres = centres + (ox, oy)
         if tray is not None:
             is_die &= tray.contains(centres, frame.shape[1], frame.shape[0])
         h, w = frame.shape[:2]

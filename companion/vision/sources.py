@@ -10,6 +10,11 @@
 - ``file://PATH``: a picture (the same frame every read), a folder of pictures (one per
   read, in name order) or a video (one frame per read). ``?loop=1`` starts again at the end.
 
+Any address may end with ``tray=x0,y0,x1,y1`` (or ``tray=x,y;x,y;x,y...``): the part of
+the picture where dice are rolled, in fractions of its width and height (see
+:mod:`companion.vision.tray`). It is kept with the camera's address, so it is set once
+per table; readers of the source use ``source.tray``.
+
 ``open_source(url)`` returns a :class:`FrameSource`; ``read()`` gives a BGR uint8 array.
 """
 
@@ -20,13 +25,14 @@ import logging
 import math
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import SplitResult, parse_qs, unquote, urlencode, urlsplit
 
 import cv2
 import numpy as np
 
 from companion.vision.errors import CameraNotFound, VisionError
 from companion.vision.render import RenderedDie, render_scene
+from companion.vision.tray import Tray
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +55,8 @@ class FrameSource(abc.ABC):
     simulated: bool = False
     #: A sentence for the player about where the frames come from ("" when nothing to say).
     message: str = ""
+    #: Where dice are rolled (None: the whole picture); from the address's ``tray=``.
+    tray: Tray | None = None
 
     @abc.abstractmethod
     def read(self) -> np.ndarray:
@@ -374,6 +382,13 @@ def open_source(url: str = DEFAULT_URL) -> FrameSource:
         url = "file://" + url
     parts = urlsplit(url)
     params = _params(parts.query)
+    tray = Tray.parse(params.pop("tray")) if params.get("tray") else None
+    source = _open(url, parts, params)
+    source.tray = tray
+    return source
+
+
+def _open(url: str, parts: SplitResult, params: dict[str, str]) -> FrameSource:
     scheme = parts.scheme.lower()
     if scheme == "sim":
         return _open_sim(url, params)
@@ -384,3 +399,14 @@ def open_source(url: str = DEFAULT_URL) -> FrameSource:
     if scheme == "auto":
         return _open_auto(url, params)
     raise VisionError(f"unknown camera address {url!r}: use auto://, sim://, cv://0 or file://PATH")
+
+
+def with_tray(url: str, tray: Tray | None) -> str:
+    """``url`` with its ``tray=`` setting replaced by ``tray`` (removed when None)."""
+    parts = urlsplit(url if "://" in url else "file://" + url)
+    pairs = [(k, v) for k, vs in parse_qs(parts.query, keep_blank_values=True).items() for v in vs if k != "tray"]
+    if tray is not None:
+        pairs.append(("tray", str(tray)))
+    query = urlencode(pairs, safe=",;:/")
+    # urlunsplit would drop the "//" of an address with no host, such as sim://
+    return f"{parts.scheme}://{parts.netloc}{parts.path}" + (f"?{query}" if query else "")

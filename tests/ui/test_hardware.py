@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.ui import kivy_driver as kd
 
 SCALE_URL = "sim://?pieces=123.4&seed=2"
@@ -55,6 +57,51 @@ def test_camera_preview_shows_the_frame_and_the_dice_read(app):
     assert len(lines) == len(detections)
     assert screen.ids.dice.text.startswith("Dice: ")
     assert len(screen.ids.dice.text.split("(")[0].split()) - 1 == len(detections)
+
+
+def test_a_tray_drawn_on_the_preview_is_kept_with_the_camera_and_limits_the_reading(app):
+    from kivy.graphics import Line
+    from kivy.tests.common import UnitTestTouch
+
+    from companion.ui.settings import Settings
+    from companion.vision.tray import Tray
+
+    screen = app.go("hardware")
+    preview = screen.ids.preview
+    kd.wait_until(lambda: app.hardware.detections is not None and len(app.hardware.detections) > 1, what="dice read")
+    width = app.hardware.frame.shape[1]
+    xs = sorted(d.box[0] + d.box[2] / 2 for d in app.hardware.detections)
+    split = (xs[0] + xs[-1]) / 2 / width  # a tray over the left part leaves the right-most die out
+    before = len(app.hardware.detections)
+
+    kd.tap_key(screen, "tray:draw")
+    assert preview.drawing
+    iw, ih = preview.norm_image_size
+    left, bottom = preview.center_x - iw / 2, preview.center_y - ih / 2
+    touch = UnitTestTouch(*preview.to_window(left + 1, bottom + ih - 1))  # top-left corner of the picture
+    touch.touch_down()
+    kd.pump(1)
+    touch.touch_move(*preview.to_window(left + iw * split, bottom + ih * 0.5))
+    kd.pump(1)
+    touch.touch_move(*preview.to_window(left + iw * split, bottom + 1))
+    touch.touch_up()
+    kd.wait_until(lambda: app.hardware.tray != "", what="the camera reopened with the tray")
+    assert not preview.drawing
+    corners = Tray.parse(app.hardware.tray).corners
+    assert max(x for x, _ in corners) == pytest.approx(split, abs=0.01)
+    assert min(x for x, _ in corners) == pytest.approx(0, abs=0.01)
+    assert "tray=" in Settings.load(app.settings_file)[0].camera_url  # kept for this table
+
+    kd.wait_until(lambda: app.hardware.detections is not None and app.hardware.frame is not None
+                  and len(app.hardware.detections) < before, what="a reading inside the tray")
+    assert all(d.box[0] + d.box[2] / 2 < split * width for d in app.hardware.detections)
+    outlines = [i for i in preview.canvas.after.children if isinstance(i, Line) and i.close]
+    assert len(outlines) == 1  # the tray, drawn over the picture
+    assert "inside the blue tray" in screen.ids.tray_text.text
+
+    kd.tap_key(screen, "tray:clear")
+    kd.wait_until(lambda: app.hardware.tray == "", what="the tray cleared")
+    assert "tray=" not in Settings.load(app.settings_file)[0].camera_url
 
 
 def test_calibration_wizard_on_the_simulator(app, shots):

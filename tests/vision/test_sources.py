@@ -123,3 +123,23 @@ def test_bad_auto_addresses_are_refused(url):
     with pytest.raises(VisionError) as err:
         open_source(url)
     assert str(err.value)
+
+
+def test_a_tray_travels_with_the_camera_address():
+    from companion.vision.sources import with_tray
+    from companion.vision.tray import Tray
+
+    assert open_source("sim://?seed=1").tray is None
+    source = open_source("sim://?seed=1&tray=0.1,0.2,0.5,0.9")
+    assert source.tray == Tray.rectangle(0.1, 0.2, 0.5, 0.9)
+    url = with_tray("sim://?seed=1&dice=4", Tray.parse("0,0;1,0;0.5,1"))
+    assert url.startswith("sim://?") and "seed=1" in url and "dice=4" in url
+    assert open_source(url).tray == Tray.parse("0,0;1,0;0.5,1")
+    assert with_tray(url, Tray.parse("0,0,1,1")).count("tray=") == 1  # replaced, not added
+    assert "tray" not in with_tray(url, None) and with_tray("cv://0", None) == "cv://0"
+
+
+@pytest.mark.parametrize("tray", ["0.1,0.2", "2,0,3,1", "a,b,c,d"])
+def test_a_bad_tray_in_the_address_is_refused(tray):
+    with pytest.raises(VisionError, match="tray"):
+        open_source(f"sim://?tray={tray}")

@@ -1,16 +1,18 @@
 """Hardware: the scale's state, live weight, tare and weighing; the camera's preview with the
-dice it reads; what to do when either is missing."""
+dice it reads and the tray drawn on it; what to do when either is missing."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kivy.app import App
-from kivy.properties import NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.ui.screens.common import when
 from companion.ui.widgets import dice_view  # noqa: F401  (kv classes)
+from companion.vision.sources import with_tray
+from companion.vision.tray import Tray
 
 
 STATE_WORDS = {"ready": "Connected", "opening": "Opening...", "missing": "Not available", "fault": "Fault",
@@ -50,6 +52,13 @@ def dice_text(detections: Any) -> str:
     return f"Dice: {values}" + (f"  ({unsure} unsure: a player must confirm)" if unsure else "")
 
 
+def tray_words(tray: str) -> str:
+    """Where the camera looks for dice, in words."""
+    if not tray:
+        return "Dice are read anywhere in the picture. Draw the tray to ignore the rest of the table."
+    return "Dice are read inside the blue tray only; anything outside it is ignored."
+
+
 def calibration_text(info: dict[str, Any], channel: int) -> str:
     """When and how the pan was calibrated."""
     cals = info.get("calibrations") or []
@@ -70,6 +79,9 @@ class HardwareScreen(Screen):
 
     channel = NumericProperty(0)
     weigh_text = StringProperty("")
+    #: True while a finger drag on the preview draws a new tray.
+    drawing_tray = BooleanProperty(False)
+    tray_text = StringProperty("")
 
     def on_pre_enter(self, *_: Any) -> None:
         hw = App.get_running_app().hardware
@@ -108,6 +120,12 @@ class HardwareScreen(Screen):
     def retry_scale(self) -> None:
         """Look for the scale again."""
         App.get_running_app().hardware.open_scale()
+
+    def set_tray(self, text: str) -> None:
+        """Keep ``text`` (tray text; "" for the whole picture) with the camera's address and use it."""
+        self.drawing_tray = False
+        app = App.get_running_app()
+        self.tray_text = app.use_camera(with_tray(app.camera_url, Tray.parse(text) if text else None))
 
     def retry_camera(self) -> None:
         """Open the camera again."""
