@@ -359,11 +359,11 @@ def _open_auto(url: str, params: dict[str, str]) -> FrameSource:
             continue
         log.info("auto camera: using camera %d", index)
         return source
-    where = ", ".join(tried) if tried else "no cameras listed"
+    where = f"tried {', '.join(tried)}" if tried else "none is connected"
     if fallback == "none":
-        raise CameraNotFound(f"no camera gave a picture (tried {where}): plug one in, or use sim://")
+        raise CameraNotFound(f"no camera gave a picture ({where}): plug one in, or use sim://")
     sim = _open_sim(url, params)
-    sim.message = f"No camera found (tried {where}): using the SIMULATED dice camera, the dice are not real"
+    sim.message = f"No camera found ({where}): using the SIMULATED dice camera, the dice are not real"
     log.warning("%s", sim.message)
     return sim
 
