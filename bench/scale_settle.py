@@ -4,7 +4,9 @@ For each trial a random collection of booty (3-8 pieces of 1.5-12 g) is dropped 
 pan; the time until ``weigh_stable`` returns is compared with the physical settling time
 (until the pan's ringing stays within half a scale interval, from the cell model).
 Goal: within 1.0 s of the physical settling at 80 SPS. Real time, on the simulator and
-through the real firmware in simavr (the rig is built by make on first use).
+through the real firmware in simavr (the rig is built by make on first use): at 10 SPS
+both when the balance is asked for it (RATE,10) and when the amplifier board's RATE input
+is strapped to 10 SPS while the firmware is left at 80 ("strapped").
 
     .venv/bin/python bench/scale_settle.py [--trials 10] [--no-firmware]
 """
@@ -46,18 +48,20 @@ def sim_trials(rate: int, trials: int, seed: int) -> tuple[list[float], list[flo
     return to_stable, physical, errors
 
 
-def firmware_trials(rate: int, trials: int, seed: int) -> tuple[list[float], list[float], list[float]]:
+def firmware_trials(
+    rate: int, trials: int, seed: int, strapped: bool = False
+) -> tuple[list[float], list[float], list[float]]:
     """The same through the firmware in simavr. The rig's emulated load changes in one
     step, so the physical settling there is zero and all the time is the balance's."""
     import tempfile
     from pathlib import Path
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for its test rig
-    from tests.scale.conftest import FirmwareBench
+    from tests.support.firmware_rig import FirmwareBench
 
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        bench = FirmwareBench(Path(tmp), rate=rate)
+        bench = FirmwareBench(Path(tmp), rate=rate, strapped=strapped)
         try:
             bench.scale.tare(timeout=30.0)
             to_stable, physical, errors = [], [], []
@@ -80,7 +84,7 @@ def report(name: str, rate: int, result: tuple[list[float], list[float], list[fl
     to_stable, physical, errors = result
     excess = [a - b for a, b in zip(to_stable, physical)]
     print(
-        f"  {name:<8} {rate:2d} SPS  to stable {statistics.median(to_stable):.3f} s   physical settling "
+        f"  {name:<17} {rate:2d} SPS  to stable {statistics.median(to_stable):.3f} s   physical settling "
         f"{statistics.median(physical):.3f} s   excess {statistics.median(excess):.3f} s (max {max(excess):.3f})   "
         f"|error| {statistics.median(errors):.4f} g"
     )
@@ -100,13 +104,14 @@ def main() -> int:
         if rate == 80:
             print(f"  sim 80 SPS {'meets' if excess <= 1.0 else 'MISSES'} the goal")
     if not args.no_firmware:
-        for rate in (10, 80):
+        for rate, strapped in ((10, False), (10, True), (80, False)):
+            name = "firmware strapped" if strapped else "firmware"
             try:
-                result = firmware_trials(rate, args.trials, args.seed)
+                result = firmware_trials(rate, args.trials, args.seed, strapped)
             except ScaleError as exc:
-                print(f"  firmware {rate:2d} SPS  no figure: {exc}")
+                print(f"  {name:<17} {rate:2d} SPS  no figure: {exc}")
                 continue
-            excess = report("firmware", rate, result)
+            excess = report(name, rate, result)
             if rate == 80:
                 print(f"  firmware 80 SPS {'meets' if excess <= 1.0 else 'MISSES'} the goal")
     return 0

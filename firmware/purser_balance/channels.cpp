@@ -21,6 +21,9 @@ struct Channel {
     bool settle_next;         /* the next reading opens a settling window */
     bool settling;
     bool no_chip;
+    uint8_t pace;             /* 10 or 80: the rate the chip is seen converting at */
+    uint8_t pace_votes;       /* intervals in a row that fit the other rate */
+    bool pace_seen;           /* pace confirmed by readings since the rate was set */
     uint8_t tare_left;
     uint8_t tare_samples;
     int32_t tare_sum;
@@ -30,24 +33,62 @@ struct Channel {
 static Channel chan[PURSER_MAX_CHANNELS];
 static uint16_t seq;
 static bool powered = true;
+static uint8_t rate_driven; /* the rate the channels were last set to expect (0: none yet) */
 bool streaming = true;
 
 static const uint8_t dout_pins[2] = {PURSER_CH0_DOUT_PIN, PURSER_CH1_DOUT_PIN};
 static const uint8_t sck_pins[2] = {PURSER_CH0_SCK_PIN, PURSER_CH1_SCK_PIN};
 
 /* Datasheet timings: a conversion every 100 / 12.5 ms; output settles 400 / 50 ms after
- * power-up, reset, or a change of gain, input or rate. */
-static uint16_t settle_ms(void) { return settings.rate == 80 ? 50 : 400; }
-static uint16_t period_ms(void) { return settings.rate == 80 ? 13 : 100; }
+ * power-up, reset, or a change of gain, input or rate. They are taken from the pace the
+ * chip is seen to keep, not from the rate asked for: a board may strap its RATE input
+ * whatever the RATE pin says, and 80 SPS timings on a 10 SPS chip would call every
+ * conversion a gap (and flag it SETTLING) for good. */
+static uint16_t settle_ms(const Channel &ch) { return ch.pace == 80 ? 50 : 400; }
+static uint16_t period_ms(const Channel &ch) { return ch.pace == 80 ? 13 : 100; }
 /* More than 2.5 periods without a conversion: the chip was reset (a power glitch). */
-static uint16_t gap_ms(void) { return settings.rate == 80 ? 32 : 250; }
-/* Settling plus three periods without one: the chip is missing or unplugged. */
-static uint16_t timeout_ms(void) { return settings.rate == 80 ? 100 : 700; }
+static uint16_t gap_ms(const Channel &ch) { return ch.pace == 80 ? 32 : 250; }
+/* Settling plus three periods without one: the chip is missing or unplugged. Until the
+ * pace is confirmed, the slow rate's, so a strapped 10 SPS chip is not called missing. */
+static uint16_t timeout_ms(const Channel &ch) { return ch.pace == 80 && ch.pace_seen ? 100 : 700; }
+
+/* Conversion intervals (ms) that can only come from a chip at 80 / at 10 SPS (the
+ * internal oscillator may be some way off 10 or 80; a gap fits neither). */
+#define FAST_MAX_MS 40
+#define SLOW_MIN_MS 60
+#define SLOW_MAX_MS 160
+/* Intervals in a row that must fit the other rate before the pace changes. */
+#define PACE_VOTES 2
 
 static void restart(Channel &ch, uint32_t now)
 {
     ch.last_conversion = now;
     ch.settle_next = true;
+}
+
+/* Follow the chip's real pace from the interval since its last reading (ms). A change
+ * re-opens the settling window with the settling time of the rate now seen. */
+static void track_pace(Channel &ch, uint32_t interval, uint32_t now)
+{
+    uint8_t seen;
+    if (interval <= FAST_MAX_MS)
+        seen = 80;
+    else if (interval >= SLOW_MIN_MS && interval <= SLOW_MAX_MS)
+        seen = 10;
+    else
+        return;
+    if (seen == ch.pace) {
+        ch.pace_votes = 0;
+        ch.pace_seen = true;
+        return;
+    }
+    if (++ch.pace_votes < PACE_VOTES)
+        return;
+    ch.pace = seen;
+    ch.pace_votes = 0;
+    ch.pace_seen = true;
+    ch.settle_until = now + settle_ms(ch);
+    ch.settling = true;
 }
 
 void channels_begin(uint32_t now)
@@ -71,9 +112,16 @@ void channels_apply_settings(uint32_t now)
     for (c = 0; c < PURSER_MAX_CHANNELS; c++) {
         if (hx711_gain(chan[c].chip) != settings.ch[c].gain)
             hx711_set_gain(chan[c].chip, settings.ch[c].gain);
+        /* A new rate on the pin: expect it, until the readings tell otherwise. */
+        if (settings.rate != rate_driven) {
+            chan[c].pace = settings.rate;
+            chan[c].pace_seen = false;
+            chan[c].pace_votes = 0;
+        }
         /* Any change of rate or gain unsettles the output: start afresh. */
         restart(chan[c], now);
     }
+    rate_driven = settings.rate;
 }
 
 static uint16_t channel_flags(uint8_t c)
@@ -134,13 +182,17 @@ static void read_conversion(uint8_t c, uint32_t now)
     if (still_low) {
         /* DOUT stuck low: not a chip talking (the timeout reports it). Try again a
          * conversion period later rather than clocking zeros out every millisecond. */
-        ch.retry_at = now + period_ms();
+        ch.retry_at = now + period_ms(ch);
         ch.backing_off = true;
         return;
     }
 
-    if (ch.no_chip || ch.settle_next || (uint32_t)(now - ch.last_conversion) > gap_ms()) {
-        ch.settle_until = now + settle_ms();
+    /* The interval since the last reading says how fast the chip converts (not after a
+     * restart or a NO_CHIP spell: no reading came before this one then). */
+    if (!ch.no_chip && !ch.settle_next)
+        track_pace(ch, now - ch.last_conversion, now);
+    if (ch.no_chip || ch.settle_next || (uint32_t)(now - ch.last_conversion) > gap_ms(ch)) {
+        ch.settle_until = now + settle_ms(ch);
         ch.settling = true;
         ch.settle_next = false;
     }
@@ -178,15 +230,15 @@ void channels_poll(uint32_t now)
             read_conversion(c, now);
             continue;
         }
-        if ((uint32_t)(now - ch.last_conversion) <= timeout_ms())
+        if ((uint32_t)(now - ch.last_conversion) <= timeout_ms(ch))
             continue;
         if (!ch.no_chip) {
             ch.no_chip = true;
-            ch.last_status = now - timeout_ms(); /* report at once */
+            ch.last_status = now - timeout_ms(ch); /* report at once */
             if (ch.tare_left)
                 end_tare(ch, PB_ERR_NO_CHIP);
         }
-        if ((uint32_t)(now - ch.last_status) >= timeout_ms()) {
+        if ((uint32_t)(now - ch.last_status) >= timeout_ms(ch)) {
             ch.last_status = now;
             send_data(c, now, false, 0, channel_flags(c) | PB_FLAG_NO_CHIP);
         }

@@ -10,7 +10,7 @@ import pytest
 from companion.scale import ScaleNotFound, open_scale
 from companion.scale.protocol import format_factor
 from companion.scale.serial_scale import firmware_factor
-from tests.scale.conftest import FirmwareBench
+from tests.support.firmware_rig import FirmwareBench
 
 pytestmark = pytest.mark.firmware
 

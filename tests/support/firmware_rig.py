@@ -29,7 +29,14 @@ once 200 ms have passed on the board, however long that takes on the wall clock.
 
 Nothing here is a mock: the bytes on ``rig.port`` come from the firmware's own UART.
 ``BalanceLink`` is a deliberately small line reader for tests of the firmware itself; the
-product's serial driver lives in ``companion.scale``.
+product's serial driver lives in ``companion.scale``. ``FirmwareBench`` puts that driver
+(``serial://``) on a rig of its own, calibrated like a real 1 kg cell, with hands that
+place loads and pull cables: the scale behaviour tests and ``bench/scale_settle.py`` use it::
+
+    bench = FirmwareBench(tmp_path, rate=10)  # the balance asked for 10 SPS (RATE,10)
+    bench.place(12.5)
+    weighing = bench.scale.weigh_stable(timeout=15)
+    bench.close()
 """
 
 from __future__ import annotations
@@ -46,10 +53,13 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import serial
 
+from companion.scale import Calibration, open_scale
 from companion.scale import protocol as proto
+from companion.scale.core import DATASHEET_NOISE_COUNTS
 
 log = logging.getLogger(__name__)
 
@@ -432,14 +442,21 @@ def restore_hardware(rig: FirmwareRig) -> None:
     rig.set_rate(None)
 
 
-def fresh_board(rig: FirmwareRig, *, erase: bool = True, timeout: float = 15.0) -> BalanceLink:
+def fresh_board(
+    rig: FirmwareRig, *, erase: bool = True, strap_rate: int | None = None, timeout: float = 15.0
+) -> BalanceLink:
     """Power the board up from scratch (EEPROM erased unless ``erase`` is False) and
     return a link that has read the hello (``link.hello``).
+
+    ``strap_rate`` (10 or 80) wires the amplifiers' RATE inputs to that rate on their
+    boards, whatever the firmware's RATE pin says (None: they follow the pin).
 
     Raises:
         RigError: no hello within ``timeout`` seconds.
     """
     restore_hardware(rig)
+    if strap_rate is not None:
+        rig.set_rate(strap_rate)
     if erase:
         rig.eeprom_erase()
     link = BalanceLink(rig.port)
@@ -563,3 +580,106 @@ class BalanceLink:
         self.pending.clear()
         self.buffer = proto.LineBuffer()
         self._mid_line = True
+
+
+class FirmwareBench:
+    """The product's ``serial://`` driver on the real firmware in simavr, with hands.
+
+    A rig of its own (``link`` symlink in ``tmp``, so the driver finds the board again
+    after ``unplug``/``replug``), both emulated cells 84,213 counts empty and 2,150 counts
+    per gram with the HX711's datasheet noise for the rate, and the calibration written to
+    the balance through the protocol (kept in its EEPROM) before the balance is opened
+    again as ``scale``: weights use the calibration the balance itself keeps.
+
+    Args:
+        tmp: a folder for the pty link.
+        rate: samples per second, 10 or 80.
+        strapped: the amplifiers' RATE inputs are wired to ``rate`` on their boards and
+            the firmware is not told (it keeps its default, 80 SPS); otherwise the driver
+            asks for ``rate`` (``serial://...?rate=``) and the RATE pin sets it.
+        seed: seed of the emulated noise.
+
+    Raises:
+        RigError: the rig could not be built or started.
+        ScaleError: the driver could not open the balance.
+    """
+
+    name = "firmware"
+    #: How far a weight may be from the load placed (grams).
+    tolerance_g = 0.06
+    ZERO, CPG = 84_213, 2150.0
+
+    def __init__(self, tmp: Path, *, rate: int = 80, strapped: bool = False, seed: int = 1) -> None:
+        if rate not in proto.RATES:
+            raise ValueError(f"rate must be one of {proto.RATES}, not {rate!r}")
+        self.rate = rate
+        self.rig = FirmwareRig(link=Path(tmp) / "balance-tty", seed=seed).start()
+        self._timers: list[threading.Timer] = []
+        self._loads = [0.0] * len(self.rig.channels)
+        try:
+            for ch in self.rig.channels:
+                self.rig.set_cell(ch, self.ZERO, self.CPG)
+                self.rig.set_noise(ch, DATASHEET_NOISE_COUNTS[rate])
+                self.rig.set_grams(ch, 0.0)
+            url = f"serial://{self.rig.link}?handshake=10"
+            if strapped:
+                self.rig.set_rate(rate)
+            else:
+                url += f"&rate={rate}"
+            with open_scale(url) as first:
+                for ch in range(first.channels):
+                    first.write_calibration(
+                        Calibration(self.CPG, float(self.ZERO), 0.02, device_id=first.device_id, channel=ch))
+            self.scale: Any = open_scale(url)
+        except BaseException:
+            self.rig.stop()
+            raise
+
+    def now(self) -> float:
+        """The clock the driver stamps readings with (s)."""
+        return time.monotonic()
+
+    def place(self, grams: float, channel: int = 0) -> None:
+        """Add ``grams`` to the pan (in one step: the rig's pan does not ring)."""
+        self._loads[channel] += grams
+        self.rig.set_grams(channel, self._loads[channel])
+
+    def clear(self, channel: int = 0) -> None:
+        """Empty the pan."""
+        self._loads[channel] = 0.0
+        self.rig.set_grams(channel, 0.0)
+
+    def unplug(self) -> None:
+        """Pull the USB cable."""
+        self.rig.unplug_usb()
+
+    def replug(self) -> None:
+        """Plug the USB cable back in (the board powers up again)."""
+        self.rig.replug_usb()
+
+    def chip_missing(self, on: bool, channel: int = 0) -> None:
+        """Disconnect (True) or reconnect (False) the channel's amplifier board."""
+        if on:
+            self.rig.unplug(channel)
+        else:
+            self.rig.replug(channel)
+
+    def saturate(self, on: bool, channel: int = 0) -> None:
+        """Drive the channel's input beyond full scale (True) or back (False)."""
+        self.rig.saturate(channel, "high" if on else None)
+
+    def later(self, delay_s: float, action: Callable[[], None]) -> None:
+        """Run ``action`` on a timer thread ``delay_s`` seconds from now (wall clock)."""
+        timer = threading.Timer(delay_s, action)
+        timer.daemon = True
+        self._timers.append(timer)
+        timer.start()
+
+    def close(self) -> None:
+        """Cancel pending actions, close the balance and stop the rig."""
+        for timer in self._timers:
+            timer.cancel()
+        try:
+            self.scale.close()
+        finally:
+            self.rig.stop()
