@@ -86,8 +86,8 @@ def show(app: Any, name: str, opened: dict[str, int]) -> None:
     other orientation) is opened again rather than made twice."""
     if name in opened:
         app.open_session(opened[name])
-        if name == "weighoff":
-            app.go("weighoff", controller=app.controller)
+        if name in ("weighoff", "generic"):
+            app.go(name, controller=app.controller)
         return
     _make(app, name)
     if app.controller is not None:
@@ -111,12 +111,17 @@ def _make(app: Any, name: str) -> None:
         for action in ({"type": "play", "player": "Ana", "card": 3, "on": "hole"},
                        {"type": "play", "player": "Ben", "card": 2, "on": "number"}):
             app.controller.act(action)
-    elif name == "generic":
+    elif name == "generic":  # every game has its own screen: a Guilded session shown on this one
         app.start_game("guilded", ["Ana", "Ben"], {}, seed=1)
         session = app.controller.session
         while len(session.legal_actions()) <= 24:
             session.apply(session.legal_actions()[0])
         app.controller.refresh()
+        app.go("generic", controller=app.controller)
+    elif name == "guilded":
+        app.start_game("guilded", ["Ana", "Ben"], {}, seed=3)
+        for action in GUILDED_TURNS:
+            app.controller.act(action)
     elif name == "scallywagger":
         app.start_game("scallywagger", ["Ana", "Ben", "Cy"], {}, seed=1)
         for action in ({"type": "first_captain", "player": "Ana"},
@@ -152,7 +157,29 @@ def _make(app: Any, name: str) -> None:
 
 
 SCREENS = ("home", "newgame", "players", "past", "settings", "hardware", "calibrate", "generic",
-           "seven", "swashbuckle", "scallywagger", "seize", "weighoff")
+           "seven", "swashbuckle", "scallywagger", "seize", "weighoff", "guilded")
+
+#: Guilded Treasures into Ben's second turn: mercenaries on both sides, statuses, loot spent.
+GUILDED_TURNS = (
+    {"type": "roll", "player": "Ana", "value": 5}, {"type": "roll", "player": "Ben", "value": 2},
+    {"type": "go_first", "player": "Ana", "first": "Ana"},
+    {"type": "keep", "player": "Ana"}, {"type": "keep", "player": "Ben"},
+    {"type": "next_phase", "player": "Ana"}, {"type": "next_phase", "player": "Ana"},
+    {"type": "acquire", "player": "Ana", "cards": 2}, {"type": "next_phase", "player": "Ana"},
+    {"type": "play_merc", "player": "Ana", "name": "Deckhand", "health": 6, "bounty": 2, "armour": 1, "melee": 3,
+     "move": 2},
+    {"type": "play_merc", "player": "Ana", "name": "Sea Witch", "health": 4, "bounty": 3, "ranged": 3,
+     "ranged_type": "staff", "move": 1},
+    {"type": "end_turn", "player": "Ana"}, {"type": "next_phase", "player": "Ana"},
+    {"type": "next_phase", "player": "Ben"}, {"type": "next_phase", "player": "Ben"},
+    {"type": "acquire", "player": "Ben", "cards": 1}, {"type": "next_phase", "player": "Ben"},
+    {"type": "play_merc", "player": "Ben", "name": "Raider", "health": 7, "bounty": 3, "magic_armour": 1,
+     "defence": 2, "melee": 2, "move": 3},
+    {"type": "add_status", "target": "m1", "status": "poison", "count": 2},
+    {"type": "add_status", "target": "m1", "status": "bleed", "count": 1},
+    {"type": "next_phase", "player": "Ben"}, {"type": "next_phase", "player": "Ben"},
+    {"type": "attack", "player": "Ben", "merc": "m3", "target": "m2", "with": "melee"},
+)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,8 +20,13 @@ def _setup(app, name: str):
     if name == "seven":
         app.start_game("seven", ["Ana", "Ben", "Cy"], {}, seed=1)
         app.controller.act({"type": "play", "player": "Ana", "card": 3, "on": "hole"})
-    elif name == "generic":
+    elif name == "generic":  # every game has its own screen: a Guilded session shown on this one
         app.start_game("guilded", ["Ana", "Ben"], {}, seed=1)
+        app.go("generic", controller=app.controller)
+    elif name == "guilded":
+        app.start_game("guilded", ["Ana", "Ben", "Cy", "Dee"], {"format": "guild_master"}, seed=1)
+        _guilded_boards(app.controller.session)
+        app.controller.refresh()
     elif name == "scallywagger":
         app.start_game("scallywagger", ["Ana", "Ben", "Cy"], {}, seed=1)
         app.controller.act({"type": "first_captain", "player": "Ana"})
@@ -74,7 +79,28 @@ def _inside_scrollview(widget):
 
 
 SCREENS = ("home", "newgame", "players", "past", "settings", "hardware", "calibrate",
-           "generic", "seven", "swashbuckle", "scallywagger", "seize", "weighoff")
+           "generic", "seven", "swashbuckle", "scallywagger", "seize", "weighoff", "guilded")
+
+
+def _guilded_boards(session) -> None:
+    """Guild Master for four, each player with two mercenaries (one poisoned), back at Ana's Rally."""
+    players = ("Ana", "Ben", "Cy", "Dee")
+    for player, value in zip(players, (6, 1, 2, 3)):
+        session.apply({"type": "roll", "player": player, "value": value})
+    session.apply({"type": "go_first", "player": "Ana", "first": "Ana"})
+    for player in players:
+        session.apply({"type": "keep", "player": player})
+    for turn in range(len(players) + 1):
+        player = session.summary().detail["turn_players"][0]
+        while session.summary().detail["phase"] != "rally":
+            session.apply({"type": "next_phase", "player": player})
+        if turn < len(players):
+            for name in ("Corsair", "Sea Witch"):
+                session.apply({"type": "play_merc", "player": player, "name": name, "health": 6, "bounty": 2,
+                               "melee": 2, "ranged": 1, "move": 2})
+            session.apply({"type": "end_turn", "player": player})
+            session.apply({"type": "next_phase", "player": player})
+    session.apply({"type": "add_status", "target": "m1", "status": "poison", "count": 2})
 
 
 @pytest.mark.parametrize("orientation", list(SIZES))

@@ -22,6 +22,11 @@
 - ``status_rules``: each status's group, shape and rule text.
 - ``open_fields``: per action type, the fields whose value in ``legal_actions`` is only an
   example the table may change (a damage amount, a card's name, printed stats).
+- ``forms``: per action type, how a screen asks for those values: a list of fields, each
+  ``{"field", "kind", ...}`` with ``kind`` "number" (whole, ``low`` to ``high``), "text" or
+  "choice" (``choices``). A dotted field (``treasure.armour``) sits inside the named object.
+  ``extra`` fields are not in the listed action; left out, the engine uses ``default``.
+  Types without a form (attack, move, tiles, deck lists) are sent as listed.
 """
 
 from __future__ import annotations
@@ -34,9 +39,48 @@ from companion.games.guilded.setup import PILLARS, pillar_side
 from companion.games.guilded.state import PHASES, GuildedState, Merc
 from companion.games.guilded.combat import blinded, why_cannot_attack
 from companion.games.guilded.legal import OPEN_FIELDS
+from companion.games.guilded.mercs import STAT_FIELDS
 from companion.games.guilded.movement import why_cannot_move
 
 LOG_TAIL = 20
+
+
+def _number(field: str, low: int, high: int, **more: Any) -> dict[str, Any]:
+    return {"field": field, "kind": "number", "low": low, "high": high, **more}
+
+
+def _text(field: str, **more: Any) -> dict[str, Any]:
+    return {"field": field, "kind": "text", **more}
+
+
+_STATS = (
+    _text("name"),
+    _number("health", 1, 999),
+    *(_number(key, 0, 999) for key in STAT_FIELDS),
+    # the card shows a crossbow (physical) or a staff (magic)
+    {"field": "ranged_type", "kind": "choice", "choices": ["crossbow", "staff"],
+     "extra": True, "default": "crossbow"},
+    _number("stars", 0, 4, extra=True, default=0),
+)
+
+#: How a screen asks for each open field (see the module's ``forms``); the bounds are the
+#: ones the action handlers enforce.
+FORMS: dict[str, tuple[dict[str, Any], ...]] = {
+    "champion": _STATS,
+    "play_merc": _STATS,
+    "play_treasure": (_text("name"),),
+    "equip": (_text("treasure.name"), _number("treasure.armour", 0, 99, extra=True, default=0),
+              _number("treasure.magic_armour", 0, 99, extra=True, default=0)),
+    "ability": (_text("card"), _number("cost", 0, 99, extra=True, default=0)),
+    "damage": (_number("amount", 0, 999),),
+    "heal": (_number("amount", 0, 999),),
+    "add_status": (_number("count", 1, 99),),
+    "set_merc": (_number("health", 0, 999),),
+    "loot": (_number("amount", -999, 999), _text("reason")),
+    "draw": (_number("cards", 1, 99),),
+    "discard": (_number("cards", 1, 99),),
+    "counts": (_number("hand", 0, 999), _number("deck", 0, 999), _number("warchest", 0, 999)),
+}
 
 
 def merc_json(state: GuildedState, m: Merc) -> dict[str, Any]:
@@ -190,5 +234,6 @@ def summary(state: GuildedState) -> Summary:
         ],
         "status_rules": {n: {"group": s.group, "shape": s.shape, "text": s.text} for n, s in statuses.STATUSES.items()},
         "open_fields": {kind: list(fields) for kind, fields in OPEN_FIELDS.items()},
+        "forms": {kind: [dict(f) for f in fields] for kind, fields in FORMS.items()},
     }
     return Summary(scores, to_act, prompt, state.stage == "over", winners, detail)
