@@ -1,11 +1,11 @@
 """Train the dice reader's two networks and export them as ONNX for cv2.dnn.
 
-The shipped files are made in two steps (the finder, then the face reader mined with
-that finder run through cv2.dnn, exactly as the app runs it):
+The shipped files are made with the defaults:
 
-    python tools/dice_model/train.py --dataset DIR --out /tmp/dice-finder --face-epochs 1
-    python tools/dice_model/train.py --dataset DIR --out companion/vision/models \
-        --finder-onnx /tmp/dice-finder/dice_finder.onnx
+    python tools/dice_model/train.py --dataset DIR --out companion/vision/models
+
+(the finder first, then the face reader on crops mined with that finder; with
+``--finder-onnx FILE`` an earlier finder is kept and only the face reader is trained.)
 
 With ``--folds K --fold I`` the photos of fold I (stratified by source and dice count)
 are left out of training, and the networks' readings of them are written to
@@ -274,10 +274,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="folder for the .onnx files")
     ap.add_argument("--synthetic", type=int, default=600, help="synthetic scenes to render")
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
-    ap.add_argument("--finder-epochs", type=int, default=15)
+    ap.add_argument("--finder-epochs", type=int, default=36)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
-    ap.add_argument("--face-epochs", type=int, default=12)
-    ap.add_argument("--real-repeat", type=int, default=3,
+    ap.add_argument("--face-epochs", type=int, default=24)
+    ap.add_argument("--real-repeat", type=int, default=6,
                     help="times each real die is listed for the face reader (renders: once)")
     ap.add_argument("--finder-onnx", type=Path,
                     help="use this already trained finder and train only the face reader")
