@@ -1,9 +1,11 @@
 """Seize: Guilded Treasures by taps: the roll for first, hands kept, Acquire, mercenaries
 entered on the stat form, a status added from a board, a Vault emptied by a bounty, the
 result, undo; then the match clock running out, refused values, a reopened match and the
-hand limit holding the turn."""
+hand limit holding the turn; mercenaries placed and moved by tapping the battlefield."""
 
 from __future__ import annotations
+
+import pytest
 
 from tests.ui import kivy_driver as kd
 
@@ -27,6 +29,12 @@ def _next(screen, player: str, times: int = 1) -> None:
 
 
 def _fill_merc(screen, name: str, **stats: int) -> None:
+    """On the open mercenary form: type the name, step each stat to ``stats`` with - and +, send."""
+    _enter_merc(screen, name, **stats)
+    kd.tap_key(screen, "form:send")
+
+
+def _enter_merc(screen, name: str, **stats: int) -> None:
     """On the open mercenary form: type the name, step each stat to ``stats`` with - and +."""
     kd.pump(4)  # the form has just opened: let the column settle around it
     kd.type_text(kd.find(screen, key="form:name"), name)
@@ -36,7 +44,6 @@ def _fill_merc(screen, name: str, **stats: int) -> None:
             kd.tap_key(screen, f"form:{stat}:plus")
         while int(box.text) > value:
             kd.tap_key(screen, f"form:{stat}:minus")
-    kd.tap_key(screen, "form:send")
 
 
 def _plain(text: str) -> str:
@@ -237,3 +244,107 @@ def test_the_hand_limit_holds_the_turn_until_the_discard(app):
     assert screen.ids.reminders.text == ""
     kd.tap_key(screen, "flow:next_phase:Ana")
     assert screen.turn_text.startswith("Turn 2: Ben")
+
+
+# -- the battlefield ---------------------------------------------------------------------------------
+
+
+def _tile(screen, side: str, row: int, col: int):
+    return kd.find(screen, key=f"tile:{side}:{row}:{col}")
+
+
+def _lit(screen) -> set[tuple[str, int, int]]:
+    return {tuple(t.tile) for t in kd.find_all(screen, cls="TileLabel", mode="lit")}
+
+
+def _where(c, merc_id: str):
+    m = next(m for m in c.summary.detail["mercenaries"] if m["id"] == merc_id)
+    return m["tile"] and (m["tile"]["side"], m["tile"]["row"], m["tile"]["col"])
+
+
+def test_a_mercenary_placed_and_moved_by_tapping_the_battlefield(app, shots):
+    screen = _to_rally(app, {}, seed=8)
+    c = app.controller
+    assert not _lit(screen), "nothing to pick on the battlefield before an action asks for a tile"
+    _tap_action(screen, type="play_merc", player="Ana")
+    _enter_merc(screen, "Deckhand", health=6, melee=3, move=2)
+    # the engine's entry tiles: Ana's Guild Hall and the row before it, nothing else
+    assert _lit(screen) == {("Ana", r, col) for r in (1, 2) for col in (1, 2, 3, 4)}
+    assert "it enters there" in screen.ids.field_hint.text
+    cursor = c.session.cursor
+    kd.tap(_tile(screen, "Ben", 1, 1))  # not lit: nothing happens, the form stays open
+    kd.tap(_tile(screen, "Ana", 3, 2))
+    assert c.session.cursor == cursor and screen.form_action is not None
+    kd.tap(_tile(screen, "Ana", 2, 2))
+    assert c.session.cursor == cursor + 1 and screen.form_action is None
+    assert _where(c, "m1") == ("Ana", 2, 2)
+    assert _tile(screen, "Ana", 2, 2).text == "Deckhand\n6/6"
+    assert "Ana's side, row 2, column 2" in _plain(_merc(screen, "m1").stats_text)
+    assert not _lit(screen)
+
+    # -- First Movement: its reach (2 spaces, across the middle into Ben's front row) lights up
+    kd.tap_key(screen, "flow:next_phase:Ana")
+    assert _phase(screen) == "phase:first_movement" and screen.group == "move"
+    offered = {(t["side"], t["row"], t["col"]) for ch in c.summary.detail["tile_choices"]
+               if ch["type"] == "move" for t in ch["tiles"]}
+    assert _lit(screen) == offered and ("Ben", 3, 3) in offered and ("Ben", 2, 2) not in offered
+    kd.shot(app, shots, "guilded-battlefield")
+    placed = c.session.cursor
+    kd.tap(_tile(screen, "Ben", 2, 2))
+    assert c.session.cursor == placed
+    kd.tap(_tile(screen, "Ben", 3, 3))
+    assert c.session.cursor == placed + 1
+    assert c.session.history()[-1].action["to"] == {"side": "Ben", "row": 3, "col": 3}
+    assert _where(c, "m1") == ("Ben", 3, 3)
+    assert _tile(screen, "Ben", 3, 3).text == "Deckhand\n6/6" and _tile(screen, "Ana", 2, 2).text == ""
+    assert "Move 0 of 2" in _plain(_merc(screen, "m1").stats_text)
+    assert not _lit(screen), "no movement left: nothing to tap"
+
+    # -- undo puts it back where the screen and the engine both had it
+    kd.tap_key(app.root, "undo")
+    assert c.session.cursor == placed and _where(c, "m1") == ("Ana", 2, 2)
+    assert _tile(screen, "Ana", 2, 2).text == "Deckhand\n6/6" and _tile(screen, "Ben", 3, 3).text == ""
+    assert ("Ben", 3, 3) in _lit(screen)
+
+
+def test_fog_and_its_long_tile_list_are_picked_on_the_battlefield(app):
+    screen = _to_rally(app, {}, seed=9)
+    c = app.controller
+    kd.tap_key(screen, "group:effects")
+    kd.tap_key(screen, "subject:type:fog")
+    assert "tap a lit tile" in screen.step_text
+    assert not kd.find_all(screen.ids.actions, cls="PButton"), "no button per tile"
+    assert len(_lit(screen)) == 24
+    cursor = c.session.cursor
+    kd.tap(_tile(screen, "Ben", 2, 4))
+    assert c.session.cursor == cursor + 1 and c.summary.detail["fog"] == [{"side": "Ben", "row": 2, "col": 4}]
+    assert _tile(screen, "Ben", 2, 4).text == "Fog"
+
+
+# -- button words ----------------------------------------------------------------------------------
+
+_NAMES = {"m1": "Deckhand (m1)", "m3": "Raider (m3)"}
+
+
+@pytest.mark.parametrize("action, leave_out, words", [
+    ({"type": "exit", "player": "Ana", "merc": "m3"}, (), "Raider (m3) exits play"),
+    ({"type": "exit", "player": "Ana", "merc": "m3"}, ("merc",), "Exit play"),
+    ({"type": "move", "player": "Ana", "merc": "m1", "spaces": 1}, (), "Move Deckhand (m1) 1 space"),
+    ({"type": "move", "player": "Ana", "merc": "m1", "spaces": 2}, ("merc",), "Move 2 spaces"),
+    ({"type": "move", "player": "Ana", "merc": "m1", "to": {"side": "Ben", "row": 3, "col": 2}}, (),
+     "Move Deckhand (m1) to Ben's side, row 3, column 2"),
+    ({"type": "attack", "player": "Ana", "merc": "m1", "target": "m3", "with": "melee", "coin": "lost"}, (),
+     "Deckhand (m1) attacks Raider (m3) (melee) (coin lost)"),
+    ({"type": "plunder", "player": "Ana", "merc": "m1"}, (), "Deckhand (m1) plunders the Guild Hall"),
+    ({"type": "unequip", "player": "Ana", "merc": "m1", "treasure": "Cutlass"}, (), "Unequip Cutlass from Deckhand (m1)"),
+    ({"type": "ability", "player": "Ana", "kind": "active", "merc": "m3"}, (), "Raider (m3): active ability"),
+    ({"type": "play_merc", "player": "Ana", "guild_master": True}, (), "Play the Guild Master"),
+    ({"type": "play_treasure", "player": "Ana", "face_down": True}, (), "Play a mercenary face down as a treasure"),
+    ({}, (), None),  # nothing to say: the screen's usual words
+    ({"type": "heal", "target": "m1", "amount": 1}, (), None),
+])
+def test_a_mercenary_s_actions_read_as_players_say_them(action, leave_out, words):
+    from companion.ui.screens.guilded_actions import phrase
+    from companion.ui.screens.guilded_board import tile_words
+
+    assert phrase(action, lambda m: _NAMES.get(m, m), tile_words, leave_out) == words

@@ -15,6 +15,16 @@
   blinded, frozen, attacked, can_move, can_attack, lethal_range (at half health or
   less), burn_due (Burn will act in its controller's next Attack phase).
 - ``pillars``, ``fog``: tiles ``{"side", "row", "col"}``.
+- ``battlefield``: how the grid is drawn: rows, cols, guild_hall_row, rally_rows, and
+  ``facing`` (two sides facing each other, the second player's turned round: Purser knows
+  the whole layout) or not (each side's grid on its own, as the mat lays them out).
+- ``tile_choices``: the tiles the table may pick now, per kind of action: a list of
+  ``{"type", "field", "tiles", ...}`` (``player``, and ``merc`` for a move). A listed action
+  of that type (and player and mercenary) with ``field`` set to one of ``tiles`` is accepted
+  as it stands (with its form's values); any other tile is refused. Covers ``pillar`` and
+  ``fog`` (listed tile by tile too), ``champion`` and ``play_merc`` (``tile``: where it
+  enters; upstaging an enemy where the space behind is free) and ``move`` (``to``: a
+  tile whose distance Purser knows, within the movement left).
 - ``clock``: limit_s, elapsed_s, remaining_s, started_at, last_at, casual, time_up,
   building (Draft: limit_s, elapsed_s, over).
 - ``reminders``: things the table must not forget now (hand limit, time).
@@ -33,10 +43,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.base import Summary
+from companion.games.base import IllegalAction, Summary
 from companion.games.guilded import board, clock, phases, statuses
 from companion.games.guilded.setup import PILLARS, pillar_side
-from companion.games.guilded.state import PHASES, GuildedState, Merc
+from companion.games.guilded.state import COLS, PHASES, ROWS, GuildedState, Merc, Tile
 from companion.games.guilded.combat import blinded, why_cannot_attack
 from companion.games.guilded.legal import OPEN_FIELDS
 from companion.games.guilded.mercs import STAT_FIELDS
@@ -138,6 +148,76 @@ def _clock(state: GuildedState) -> dict[str, Any]:
     return info
 
 
+def _all_tiles(state: GuildedState) -> list[Tile]:
+    return [(s, r, c) for s in range(len(state.players)) for r in range(1, ROWS + 1) for c in range(1, COLS + 1)]
+
+
+def _entry_tiles(state: GuildedState, seat: int) -> list[Tile]:
+    """Where a new mercenary of ``seat`` may enter: its rally rows, no pillar, no ally, an enemy only if upstaged."""
+    tiles = []
+    for row in board.RALLY_ROWS:
+        for col in range(1, COLS + 1):
+            tile = (seat, row, col)
+            if tile in state.pillars:
+                continue
+            other = state.at(tile)
+            if other is not None:
+                if state.sides[other.owner] == state.sides[seat]:
+                    continue
+                try:
+                    board.upstage_tile(state, seat, tile)
+                except IllegalAction:
+                    continue
+            tiles.append(tile)
+    return tiles
+
+
+def _move_tiles(state: GuildedState, seat: int, m: Merc) -> list[Tile]:
+    """Where ``m`` may be moved ``to`` now: free tiles at a known distance within its movement left."""
+    if m.tile is None or why_cannot_move(state, m):
+        return []
+    left = phases.movement_left(state, m)
+    tiles = []
+    for tile in _all_tiles(state):
+        if board.blocked(state, tile):
+            continue
+        if not state.settings.enter_guild_hall and board.in_enemy_guild_hall(state, seat, tile):
+            continue
+        far = board.distance(state, m.tile, tile)
+        if far is not None and 0 < far <= left:
+            tiles.append(tile)
+    return tiles
+
+
+def tile_choices(state: GuildedState) -> list[dict[str, Any]]:
+    """The tiles the table may pick now, per kind of action (see ``tile_choices`` above)."""
+    def entry(kind: str, field: str, tiles: list[Tile], **who: Any) -> dict[str, Any]:
+        return {"type": kind, **who, "field": field, "tiles": [board.tile_json(state, t) for t in tiles]}
+
+    playing = [i for i, s in enumerate(state.seats) if not s.out]
+    names = state.players
+    choices: list[dict[str, Any]] = []
+    if state.stage == "pillars":
+        free = [t for t in _all_tiles(state) if t not in state.pillars]
+        side = pillar_side(state)
+        choices += [entry("pillar", "tile", free, player=names[i]) for i in playing if state.sides[i] == side]
+    elif state.stage == "champions":
+        choices += [entry("champion", "tile", _entry_tiles(state, i), player=names[i]) for i in playing
+                    if not any(m.role == "champion" for m in state.mercs_of(i))]
+    elif state.stage == "play":
+        for seat in state.active:
+            if state.phase_name == "rally":
+                choices.append(entry("play_merc", "tile", _entry_tiles(state, seat), player=names[seat]))
+            if state.phase_name in phases.MOVEMENT_PHASES:
+                for m in state.mercs_of(seat):
+                    tiles = _move_tiles(state, seat, m)
+                    if tiles:
+                        choices.append(entry("move", "to", tiles, player=names[seat], merc=m.id))
+        choices.append(entry("fog", "tile", [t for t in _all_tiles(state) if t not in state.fog
+                                             and t not in state.pillars]))
+    return [c for c in choices if c["tiles"]]
+
+
 def _reminders(state: GuildedState) -> list[str]:
     notes = []
     if state.stage == "play":
@@ -225,6 +305,9 @@ def summary(state: GuildedState) -> Summary:
         "mercenaries": [merc_json(state, m) for m in state.mercs],
         "pillars": [board.tile_json(state, t) for t in state.pillars],
         "fog": [board.tile_json(state, t) for t in state.fog],
+        "battlefield": {"rows": ROWS, "cols": COLS, "guild_hall_row": board.GUILD_HALL_ROW,
+                        "rally_rows": list(board.RALLY_ROWS), "facing": len(state.players) == 2},
+        "tile_choices": tile_choices(state),
         "clock": _clock(state),
         "reminders": _reminders(state),
         "loot_log": [

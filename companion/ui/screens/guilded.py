@@ -17,6 +17,13 @@ Everything shown comes from the engine's ``summary()`` and ``legal_actions()``:
 Every action sent carries ``"at"`` (the tablet's clock, seconds), so the engine keeps the
 match timer; the engine never reads a clock itself.
 
+- the battlefield (:mod:`.guilded_field`): every side's grid with who stands where, pillars
+  and fog. When the action at hand needs a tile (where a mercenary enters, where a pillar
+  or a fog goes, where a mercenary moves in a Movement phase), the tiles the engine offers
+  in the summary's ``tile_choices`` light up and one tap sends the action; other tiles do
+  nothing. With several mercenaries able to move, tapping one (on the battlefield or its
+  board) shows its moves.
+
 The boards live in :mod:`.guilded_board`, the grouping of actions and the forms in
 :mod:`.guilded_actions`; their look is in ``guilded.kv``.
 """
@@ -36,12 +43,14 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.screens.guilded_actions import (
-    FLOW, GROUP_WORDS, GROUPS, NAMED_BY_VALUE, STEP_OVER, TYPED_ONLY, FormField, action_key, build_field,
-    field_value, group_of, has_field, put_field, subject_of,
+    FLOW, GROUP_WORDS, GROUPS, NAMED_BY_VALUE, STEP_OVER, TILE_KINDS, TYPED_ONLY, FormField, action_key, build_field,
+    field_value, group_of, has_field, phrase, put_field, subject_of,
 )
 from companion.ui.screens.guilded_board import (
     PlayerBoard, clock_words, counts_text, loot_lines, merc_spec, tile_words,
 )
+from companion.ui.screens.guilded_field import BattleField  # noqa: F401  (a kv class)
+from companion.ui.screens.guilded_field import LIT, PICK, TileKey, tile_key
 from companion.ui.widgets import gamebar, table  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PButton, PToggle, fill_buttons
 from companion.ui.widgets.table import Cell
@@ -64,6 +73,10 @@ class GuildedScreen(GameScreen):
     nothing = StringProperty("")
     form_action = ObjectProperty(None, allownone=True)
     form_text = StringProperty("")
+    #: What tapping a lit tile of the battlefield does now ("" when no tile can be tapped).
+    field_text = StringProperty("")
+    #: The mercenary whose moves the battlefield offers (chosen by tapping it).
+    mover = StringProperty("")
     #: The tablet's clock, seconds (a test may stand in another).
     now: Callable[[], float] = staticmethod(time.time)
 
@@ -76,7 +89,10 @@ class GuildedScreen(GameScreen):
         self._moment: Any = None
         self._boards: list[PlayerBoard] = []
         self._view: Any = None
+        #: What each tappable tile does: ("send", action), ("form", field, tile) or ("pick", merc id).
+        self._offer: dict[TileKey, tuple[Any, ...]] = {}
         super().__init__(**kwargs)
+        self.ids.field.on_tile = self.tap_tile
         self._typed_row = self.ids.typed_row.__self__  # a strong reference: it leaves the tree
 
     # -- life cycle -----------------------------------------------------------------------------
@@ -140,6 +156,7 @@ class GuildedScreen(GameScreen):
             self._moment = moment
             self.group = ""
             self.subject = None
+            self.mover = ""
         self.tick()
         self._fill_stepper(d)
         self._fill_boards(d, s)
@@ -222,6 +239,12 @@ class GuildedScreen(GameScreen):
             return f"{action.get('player')}: type a deck list"
         # values asked for by a form are only examples: the button says a form follows
         asked = {f["field"].split(".")[0] for f in self._form_specs(action)}
+        said = phrase(action, lambda m: self._names.get(m, m), tile_words, leave_out)
+        if said is not None:
+            who = action.get("player")
+            acting = self._to_act()
+            mine = "player" in leave_out or not who or (len(acting) == 1 and acting[0] == who)
+            return ("" if mine else f"{who}: ") + said + ("..." if asked else "")
         shown: dict[str, Any] = {}
         for k, v in action.items():
             if k in leave_out or k in asked:
@@ -341,6 +364,9 @@ class GuildedScreen(GameScreen):
         rules = d.get("status_rules", {})
         notes = [f"{key_text(n).capitalize()}: {rules.get(n, {}).get('text', '')}" for n in m.get("statuses", {})]
         c.say(f"{self._names.get(merc_id, merc_id)}. " + (" ".join(notes) if notes else "No statuses."), "info")
+        if any(ch.get("merc") == merc_id and ch["type"] == "move" for ch in d.get("tile_choices", [])):
+            self.mover = merc_id  # its moves light up on the battlefield
+            self._fill_field()
         targeted = [a for a in self._shown_actions() if subject_of(a) == ("target", merc_id)]
         if targeted:
             self.group = group_of(targeted[0])
@@ -392,7 +418,10 @@ class GuildedScreen(GameScreen):
             subject = tuple(self.subject)
             self.step_text = f"{self._subject_words(subject)}: choose"
             field = {"merc": "merc", "target": "target", "player": "player"}.get(subject[0], "")
-            for a in subjects[subject]:
+            on_field = subject[0] == "type" and subject[1] in TILE_KINDS
+            if on_field:  # one button per tile would be a long list: the battlefield offers them
+                self.step_text = f"{self._subject_words(subject)}: tap a lit tile on the battlefield"
+            for a in [] if on_field else subjects[subject]:
                 specs.append(self._spec(a, self._words(a, (field,)) if field else self._words(a)))
         else:
             self.step_text = ""
@@ -413,6 +442,7 @@ class GuildedScreen(GameScreen):
             self._view = view
             self.ids.scroller.scroll_y = 1
         self.nothing = "" if legal or typed else ("The match is over." if c.summary.over else "Nothing to choose here.")
+        self._fill_field()
 
     def _spec(self, action: Mapping[str, Any], text: str) -> dict[str, Any]:
         return {"text": text, "action": dict(action), "value": None, "key": action_key(action),
@@ -456,12 +486,13 @@ class GuildedScreen(GameScreen):
             box.add_widget(field)
             self._form_fields.append(field)
 
-    def send_form(self) -> None:
-        """Send the action of the open form with the values entered."""
+    def send_form(self, extra: Mapping[str, Any] | None = None) -> None:
+        """Send the action of the open form with the values entered (and ``extra`` fields: a tile)."""
         action = self.form_action
         if action is None:
             return
         filled = copy.deepcopy(dict(action))
+        filled.update(extra or {})
         for field in self._form_fields:
             spec = field.spec
             raw = field.entered()
@@ -484,6 +515,84 @@ class GuildedScreen(GameScreen):
         """Close the form without sending anything."""
         self.form_action = None
         self._fill_actions()
+
+    # -- the battlefield ------------------------------------------------------------------------------
+
+    def _fill_field(self) -> None:
+        c = self.controller
+        if c is None or c.summary is None:
+            return
+        d = c.summary.detail
+        self._offer, self.field_text = self._tile_offer(d)
+        modes = {k: (PICK if o[0] == "pick" else LIT) for k, o in self._offer.items()}
+        self.ids.field.show(d, modes)
+
+    def _tile_offer(self, d: Mapping[str, Any]) -> tuple[dict[TileKey, tuple[Any, ...]], str]:
+        """What each tile offered now does, and the words saying so. The tiles are the engine's
+        ``tile_choices``; the screen only picks which kind of action they are for."""
+        choices = d.get("tile_choices", [])
+        if self.controller.summary.over:
+            return {}, ""
+
+        def choice(kind: str, **who: Any) -> Mapping[str, Any] | None:
+            return next((ch for ch in choices if ch["type"] == kind
+                         and all(ch.get(k) == v for k, v in who.items() if v is not None)), None)
+
+        form = self.form_action
+        if form is not None:
+            ch = choice(str(form.get("type")), player=form.get("player"))
+            if ch is None:
+                return {}, ""
+            offer = {tile_key(t): ("form", ch["field"], dict(t)) for t in ch["tiles"]}
+            return offer, "Tap a lit tile: it enters there (Send leaves it off the battlefield)."
+        subject = tuple(self.subject) if self.subject is not None else None
+        for kind, words in (("fog", "Tap a lit tile to cover it with fog."),
+                            ("pillar", "Tap a lit tile to place a pillar there.")):
+            if subject == ("type", kind) or (kind == "pillar" and d.get("stage") == "pillars"):
+                listed = {tile_key(a["tile"]): a for a in self.controller.legal
+                          if a.get("type") == kind and isinstance(a.get("tile"), Mapping)}
+                offer = {}
+                for ch in choices:
+                    if ch["type"] == kind:
+                        offer.update({tile_key(t): ("send", listed[tile_key(t)]) for t in ch["tiles"]
+                                      if tile_key(t) in listed})
+                return offer, words if offer else ""
+        # in a Movement phase the battlefield offers the moves whatever kind of action is shown
+        return self._move_offer(d, [ch for ch in choices if ch["type"] == "move"])
+
+    def _move_offer(self, d: Mapping[str, Any], movers: list[Mapping[str, Any]]
+                    ) -> tuple[dict[TileKey, tuple[Any, ...]], str]:
+        by_merc = {ch["merc"]: ch for ch in movers}
+        if not by_merc:
+            return {}, ""
+        mover = self.mover or ""
+        if mover not in by_merc and self.subject is not None and tuple(self.subject)[0] == "merc":
+            mover = tuple(self.subject)[1]
+        if mover not in by_merc and len(by_merc) == 1:
+            mover = next(iter(by_merc))
+        where = {m["id"]: m.get("tile") for m in d.get("mercenaries", [])}
+        offer: dict[TileKey, tuple[Any, ...]] = {tile_key(where[m]): ("pick", m) for m in by_merc
+                                                 if where.get(m) and m != mover}
+        if mover not in by_merc:
+            return offer, "Tap a lit mercenary to see where it can move."
+        ch = by_merc[mover]
+        for t in ch["tiles"]:
+            offer[tile_key(t)] = ("send", {"type": "move", "player": ch["player"], "merc": mover, "to": dict(t)})
+        others = " (or tap another lit mercenary)" if len(by_merc) > 1 else ""
+        return offer, f"Tap a lit tile to move {self._names.get(mover, mover)} there{others}."
+
+    def tap_tile(self, key: TileKey) -> None:
+        """A lit tile of the battlefield was tapped: send its action, or choose who moves."""
+        offer = self._offer.get(tuple(key))  # type: ignore[arg-type]
+        if offer is None:
+            return
+        if offer[0] == "pick":
+            self.mover = offer[1]
+            self._fill_field()
+        elif offer[0] == "form":
+            self.send_form({offer[1]: offer[2]})
+        else:
+            self.act(offer[1])
 
     def send_typed(self) -> None:
         """Send the JSON action typed in the field (as ``purser play`` takes it)."""

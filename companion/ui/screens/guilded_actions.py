@@ -35,6 +35,8 @@ FLOW = ("next_phase", "end_turn")
 TYPED_ONLY = ("deck",)
 #: Fields whose value reads well on its own after the action's name.
 NAMED_BY_VALUE = ("damage_type", "status", "kind")
+#: Action types listed tile by tile: once chosen, their tiles are picked on the battlefield.
+TILE_KINDS = ("fog", "pillar")
 #: With more actions than this in a kind, they are chosen in two steps.
 STEP_OVER = 8
 
@@ -155,3 +157,46 @@ def build_field(field: FormField, spec: Mapping[str, Any], value: Any) -> None:
         text.bind(focus=lambda w, focused: focused and Clock.schedule_once(lambda _dt: w.select_all()))
         field.add_widget(text)
         field.reader = lambda: text.text
+
+
+def _spaces(n: Any) -> str:
+    return f"{n} space{'' if n == 1 else 's'}"
+
+
+def phrase(action: Mapping[str, Any], name: Any, tile: Any, leave_out: tuple[str, ...] = ()) -> str | None:
+    """Button words for the actions a mercenary takes, as players say them ("Raider (m3) exits
+    play", "Move Deckhand (m1) 2 spaces"); None for other actions. ``name(id)`` names a
+    mercenary, ``tile(t)`` a tile; fields in ``leave_out`` are already said by the step above."""
+    kind = action.get("type")
+    merc = name(action["merc"]) if "merc" in action and "merc" not in leave_out else ""
+    target = name(action["target"]) if "target" in action and "target" not in leave_out else ""
+    coin = {"won": " (coin won)", "lost": " (coin lost)"}.get(str(action.get("coin")), "")
+    text: str | None = None
+    if kind == "exit":
+        text = f"{merc} exits play" if merc else "Exit play"
+    elif kind == "move":
+        where = f" to {tile(action['to'])}" if isinstance(action.get("to"), Mapping) else ""
+        far = f" {_spaces(action['spaces'])}" if action.get("spaces") is not None else ""
+        text = f"Move{' ' + merc if merc else ''}{far}{where}"
+    elif kind == "attack":
+        how = f" ({action['with']})" if action.get("with") else ""
+        text = (f"{merc} attacks {target}" if merc else f"Attack {target}") + how
+    elif kind == "reveal":
+        text = f"{merc} reveals {target}" if merc else f"Reveal {target}"
+    elif kind == "plunder":
+        whom = f" {action['opponent']}" if action.get("opponent") else ""
+        text = (f"{merc} plunders" if merc else "Plunder") + (whom or " the Guild Hall")
+    elif kind == "unequip":
+        text = f"Unequip {action.get('treasure')}" + (f" from {merc}" if merc else "")
+    elif kind == "equip":
+        text = f"Equip {merc} with a treasure" if merc else "Equip a treasure"
+    elif kind == "ability" and action.get("kind") in ("active", "attack"):
+        text = (f"{merc}: " if merc else "") + f"{action['kind']} ability"
+        text = text[0].upper() + text[1:]
+    elif kind == "play_merc":
+        text = "Play the Guild Master" if action.get("guild_master") else "Play a mercenary"
+    elif kind == "play_treasure":
+        text = "Play a mercenary face down as a treasure" if action.get("face_down") else "Play a treasure"
+    if text is None:
+        return None
+    return text + coin

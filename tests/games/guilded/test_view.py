@@ -9,10 +9,10 @@ import pytest
 from companion.games import IllegalAction, guilded
 from companion.games.guilded import view
 from companion.games.guilded.legal import OPEN_FIELDS
-from tests.games.guilded.support import Table
+from tests.games.guilded.support import Table, tile
 
 DETAIL_KEYS = {"format", "stage", "turn", "phase", "phase_title", "phases", "allows", "turn_players", "players",
-               "mercenaries", "pillars", "fog", "clock", "reminders", "loot_log", "status_rules", "open_fields",
+               "mercenaries", "pillars", "fog", "battlefield", "tile_choices", "clock", "reminders", "loot_log", "status_rules", "open_fields",
                "forms"}
 MERC_KEYS = {"id", "name", "owner", "health", "max_health", "base_health", "bounty", "armour", "magic_armour",
              "defence", "defence_ready", "melee", "ranged", "ranged_type", "move", "movement_left", "stars", "role",
@@ -151,3 +151,119 @@ def test_a_form_field_s_bounds_and_choices_are_the_engine_s(action, spec, t):
         assert not _has(action, spec["field"]), "an extra field is one the listed action leaves out"
         assert guilded.apply(t.state, action)[0] == guilded.apply(t.state, _set(action, spec["field"],
                                                                                  spec["default"]))[0]
+
+
+# -- the battlefield: which tiles the table may pick ------------------------------------------------
+
+
+def _every_tile(t: Table) -> list[dict]:
+    return [tile(p, r, c) for p in t.players for r in (1, 2, 3) for c in (1, 2, 3, 4)]
+
+
+def _listed_for(t: Table, choice: dict) -> list[dict]:
+    """The listed actions a tile choice completes (same type, player and mercenary)."""
+    same = [a for a in guilded.legal_actions(t.state) if a["type"] == choice["type"]
+            and all(a.get(k) == choice[k] for k in ("player", "merc") if k in choice)]
+    # a move is listed by spaces; the tile replaces them
+    return [{k: v for k, v in a.items() if k not in ("spaces", "tile")} for a in same]
+
+
+def _rally_with_neighbours() -> Table:
+    """Ana's Rally: her own mercenary on row 1, Ben's on her row 2 (upstaged if played onto), one
+    of Ben's on her row 1 whose space behind is taken (cannot be upstaged)."""
+    t = Table().start("Ana")
+    t.to("rally")
+    mine = t.put("Ana")
+    t.patch(mine, tile=(0, 1, 1))
+    for spot in ((0, 2, 2), (0, 1, 3), (0, 2, 3)):
+        t.patch(t.put("Ben"), tile=spot)
+    return t
+
+
+def _movement(**rules) -> Table:
+    """Ana's First Movement: a mover with 2 on her row 2, an enemy in the way, a pillar in Arena."""
+    t = Table(**rules).start("Ana")
+    t.to("first_movement")
+    mover = t.put("Ana", move=2)
+    t.patch(mover, tile=(0, 2, 2))
+    t.patch(t.put("Ben"), tile=(0, 3, 2))
+    return t
+
+
+def _arena_pillars() -> Table:
+    t = Table(format="arena")
+    t.do("roll", player="Ana", value=6)
+    t.do("roll", player="Ben", value=1)
+    t.do("go_first", player="Ana", first="Ana")
+    t.do("pillar", player="Ana", tile=tile("Ben", 3, 2))
+    return t
+
+
+def _arena_champions() -> Table:
+    """Arena Champions: a pillar on Ana's row 2, where her Champion cannot enter."""
+    t = _arena_pillars()
+    for placer, spot in (("Ben", tile("Ana", 2, 2)), ("Ana", tile("Ben", 3, 4)), ("Ben", tile("Ana", 3, 4))):
+        t.do("pillar", player=placer, tile=spot)
+    assert t.state.stage == "champions"
+    return t
+
+
+TILE_STATES = {
+    "rally with upstaging": _rally_with_neighbours,
+    "first movement": _movement,
+    "arena movement": lambda: _movement(format="arena"),
+    "arena pillars": _arena_pillars,
+    "arena champions": _arena_champions,
+}
+
+
+@pytest.mark.parametrize("make", list(TILE_STATES.values()), ids=list(TILE_STATES))
+def test_every_tile_choice_is_accepted_and_every_other_tile_refused(make):
+    t = make()
+    choices = guilded.summary(t.state).detail["tile_choices"]
+    assert choices, "something on the battlefield to pick"
+    for choice in choices:
+        listed = _listed_for(t, choice)
+        assert listed, f"{choice['type']} is listed when its tiles are offered"
+        offered = choice["tiles"]
+        by_tile = [a["tile"] for a in guilded.legal_actions(t.state) if a["type"] == choice["type"]
+                   and a.get("player") == choice.get("player") and "tile" in a]
+        for spot in _every_tile(t):
+            action = {**listed[0], choice["field"]: spot}
+            if spot in offered:
+                guilded.apply(t.state, action)  # accepted as it stands
+            elif by_tile:  # listed tile by tile (a fog may cover a pillar, but is not offered there)
+                assert spot not in by_tile
+            else:
+                with pytest.raises(IllegalAction):
+                    guilded.apply(t.state, action)
+        assert not by_tile or sorted(map(str, by_tile)) == sorted(map(str, offered))
+
+
+def test_tile_choices_name_the_tiles_players_expect():
+    t = _rally_with_neighbours()
+    (play,) = [c for c in t.summary().detail["tile_choices"] if c["type"] == "play_merc"]
+    # her rows 1-2 but her own mercenary's tile and the enemy whose space behind is taken; the enemies
+    # on row 2 can be upstaged onto the free row 3 behind them
+    assert play["player"] == "Ana" and play["field"] == "tile"
+    assert sorted((s["row"], s["col"]) for s in play["tiles"]) == [(1, 2), (1, 4), (2, 1), (2, 2), (2, 3), (2, 4)]
+    assert all(s["side"] == "Ana" for s in play["tiles"])
+    m = _movement()
+    (move,) = [c for c in m.summary().detail["tile_choices"] if c["type"] == "move"]
+    assert move["merc"] == "m1" and move["field"] == "to"
+    spots = {(s["side"], s["row"], s["col"]) for s in move["tiles"]}
+    assert ("Ana", 3, 2) not in spots and ("Ana", 2, 2) not in spots  # taken, or where it stands
+    assert ("Ana", 1, 2) in spots and ("Ana", 2, 4) in spots and ("Ben", 3, 3) in spots  # 1 and 2 away
+    assert ("Ben", 2, 3) not in spots and ("Ana", 2, 1) in spots  # 3 away; 1 away
+
+
+@pytest.mark.parametrize("make, kinds", [
+    (lambda: Table(), set()),  # the roll: nothing on the battlefield to pick
+    (lambda: Table().start("Ana"), {"fog"}),  # the Beginning phase: only a card's fog
+    (_arena_pillars, {"pillar"}),
+])
+def test_which_kinds_offer_tiles(make, kinds):
+    detail = guilded.summary(make().state).detail
+    assert {c["type"] for c in detail["tile_choices"]} == kinds
+    assert detail["battlefield"] == {"rows": 3, "cols": 4, "guild_hall_row": 1, "rally_rows": [1, 2],
+                                     "facing": True}
