@@ -116,7 +116,7 @@ class Hardware:
 
             camera = self.camera()
             frame = camera.read()
-            concrete["detections"] = read_dice(frame, tray=getattr(camera, "tray", None)).to_json()
+            concrete["detections"] = read_dice(frame, tray=camera.tray).to_json()
             return concrete
         known = " or ".join(f'"{s}"' for s in SOURCES)
         raise IllegalAction(f'"from" must be {known}, not {source!r}')

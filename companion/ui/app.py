@@ -186,11 +186,10 @@ class PurserApp(App):
         return self._camera_override or self.settings.camera_url
 
     def save_settings(self) -> str:
-        """Write the settings; returns '' or what went wrong, in words."""
-        try:
-            self.settings.save(self.settings_file)
-        except OSError as exc:
-            return f"Settings not saved: {exc.strerror or exc}"
+        """Write the settings and use them (devices, theme); returns '' or what went wrong, in words."""
+        problem = self._write_settings()
+        if problem:
+            return problem
         self.theme.use(self.settings.theme)
         if self.hardware is not None:
             self._scale_override = self._camera_override = None
@@ -203,13 +202,19 @@ class PurserApp(App):
         Returns '' or what went wrong, in words.
         """
         self.settings.camera_url = url
+        problem = self._write_settings()
+        if problem:
+            return problem
+        self._camera_override = None
+        if self.hardware is not None:
+            self.hardware.reconfigure(self.scale_url, self.camera_url)
+        return ""
+
+    def _write_settings(self) -> str:
         try:
             self.settings.save(self.settings_file)
         except OSError as exc:
             return f"Settings not saved: {exc.strerror or exc}"
-        self._camera_override = None
-        if self.hardware is not None:
-            self.hardware.reconfigure(self.scale_url, self.camera_url)
         return ""
 
     def export_png(self, path: str | os.PathLike[str]) -> None:

@@ -358,9 +358,8 @@ class HardwareService(EventDispatcher):
         hw.close()
         source = hw.camera()
         self._camera = source
-        tray = getattr(source, "tray", None)
-        return {"simulated": bool(source.simulated), "message": str(getattr(source, "message", "") or ""),
-                "tray": "" if tray is None else str(tray)}
+        return {"simulated": bool(source.simulated), "message": source.message,
+                "tray": "" if source.tray is None else str(source.tray)}
 
     def _camera_opened(self, result: Mapping[str, Any]) -> None:
         self.camera_simulated = result["simulated"]
@@ -398,7 +397,7 @@ class HardwareService(EventDispatcher):
         try:
             from companion.vision import read_dice
 
-            detections, problem = read_dice(frame, tray=getattr(source, "tray", None)), None
+            detections, problem = read_dice(frame, tray=source.tray), None
         except Exception as exc:  # the picture still shows; the dice are typed in
             detections, problem = None, exc
         on_ui(self._preview, frame, detections, problem)

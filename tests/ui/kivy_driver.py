@@ -29,6 +29,13 @@ def start_app(db: Path, scale_url: str = "sim://?clock=real", camera_url: str = 
     app = PurserApp(db=db, scale_url=scale_url, camera_url=camera_url)
     app._run_prepare()
     pump(5)
+    # The simulator banner appears once the devices have opened and moves every widget
+    # down; a tap that straddles that moment would land its release off the button.
+    hw = app.hardware
+    if hw is not None and app._start_hardware:  # not started when the database was refused
+        wait_until(lambda: {hw.scale_state, hw.camera_state}.isdisjoint({"off", "opening"}), 60,
+                   "the scale and camera to open (or be found missing)")
+        pump(3)
     return app
 
 
