@@ -108,23 +108,17 @@ def test_constant_motion_gives_a_clear_timeout_not_a_weight(bench):
     assert bench.scale.status().unstable
 
 
-def test_missing_chip_is_a_fault_never_a_number(bench):
+@pytest.mark.parametrize("fault, message, flag", [
+    ("chip_missing", "no reading", "chip_fault"),
+    ("saturate", "overloaded", "saturated"),
+])
+def test_a_chip_fault_is_a_fault_never_a_number(bench, fault, message, flag):
     bench.scale.tare()
-    bench.chip_missing(True)
-    with pytest.raises(ScaleFault, match="no reading"):
+    getattr(bench, fault)(True)
+    with pytest.raises(ScaleFault, match=message):
         weigh(bench, timeout=5.0)
-    assert bench.scale.status().chip_fault
-    bench.chip_missing(False)
-    assert weigh(bench).grams == pytest.approx(0.0, abs=bench.tolerance_g)
-
-
-def test_saturation_is_a_fault_never_a_number(bench):
-    bench.scale.tare()
-    bench.saturate(True)
-    with pytest.raises(ScaleFault, match="overloaded"):
-        weigh(bench, timeout=5.0)
-    assert bench.scale.status().saturated
-    bench.saturate(False)
+    assert getattr(bench.scale.status(), flag)
+    getattr(bench, fault)(False)
     assert weigh(bench).grams == pytest.approx(0.0, abs=bench.tolerance_g)
 
 

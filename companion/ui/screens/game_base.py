@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kivy.properties import BooleanProperty, ObjectProperty
+from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.ui.awake import keep_awake
@@ -20,6 +20,9 @@ class GameScreen(Screen):
     """
 
     controller = ObjectProperty(None, allownone=True)
+    #: The game's title and what it asks of the table now; set by :meth:`refresh`.
+    title = StringProperty("")
+    prompt = StringProperty("")
     show_history = BooleanProperty(False)
     #: Whether this screen wants the live scale / camera while it shows.
     uses_scale = BooleanProperty(False)

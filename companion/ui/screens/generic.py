@@ -24,8 +24,6 @@ GROUP_OVER = 24
 class GenericGameScreen(GameScreen):
     """Every engine gets this screen the moment it is registered."""
 
-    prompt = StringProperty("")
-    title = StringProperty("")
     details = StringProperty("")
     kinds = ListProperty([])
     kind = StringProperty("")

@@ -60,8 +60,6 @@ from companion.ui.words import action_label, key_text
 class GuildedScreen(GameScreen):
     """Seize: Guilded Treasures: boards, phases, clock and the table's actions."""
 
-    title = StringProperty("Seize: Guilded Treasures")
-    prompt = StringProperty("")
     turn_text = StringProperty("")
     clock_text = StringProperty("")
     reminder_text = StringProperty("")

@@ -34,8 +34,6 @@ def bid_text(bid: Mapping[str, Any] | None) -> str:
 class ScallywaggerScreen(GameScreen):
     """Bidding, challenges and the reveal for Scallywagger."""
 
-    title = StringProperty("Scallywagger")
-    prompt = StringProperty("")
     bid_words = StringProperty("")
     table_text = StringProperty("")
     face = NumericProperty(0)

@@ -77,8 +77,6 @@ def round_line(record: Mapping[str, Any]) -> str:
 class SeizeScreen(GameScreen):
     """Everything a 7 Seize table needs during the seven rounds."""
 
-    title = StringProperty("7 Seize")
-    prompt = StringProperty("")
     round_text = StringProperty("")
     stash_text = StringProperty("")
     deck_text = StringProperty("")

@@ -19,8 +19,6 @@ from companion.ui.widgets.base import PButton, fill_buttons
 class SevenScreen(GameScreen):
     """Score table, pile, prompt and play pad for "7"."""
 
-    title = StringProperty('"7"')
-    prompt = StringProperty("")
     total = StringProperty("")
     pile_text = StringProperty("")
     round_text = StringProperty("")

@@ -102,8 +102,6 @@ def option_text(option: Mapping[str, Any], columns: int) -> str:
 class SwashbuckleScreen(GameScreen):
     """Sheets, dice and choices for the score-sheet dice games."""
 
-    title = StringProperty("")
-    prompt = StringProperty("")
     roll_text = StringProperty("")
     entry = ListProperty([])
     held = ListProperty([])

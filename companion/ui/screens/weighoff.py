@@ -51,8 +51,6 @@ def contest_text(contest: Mapping[str, Any]) -> str:
 class WeighOffScreen(GameScreen):
     """The weigh-off, from the first weighing to the winner."""
 
-    title = StringProperty("Weigh-off")
-    prompt = StringProperty("")
     on_pan = StringProperty("")
     result = StringProperty("")
     unit = StringProperty("g")
