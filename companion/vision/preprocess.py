@@ -21,7 +21,7 @@ FINDER_STRIDE = 4
 #: log height in finder pixels divided by ``FINDER_STRIDE``.
 FINDER_CHANNELS = 5
 #: The face reader's input is CROP_PX x CROP_PX, showing CROP_CONTEXT die sizes.
-CROP_PX = 32
+CROP_PX = 48
 CROP_CONTEXT = 1.3
 #: Face reader classes: 0 "not a die", then the faces 1-6.
 N_CLASSES = 7

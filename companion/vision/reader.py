@@ -4,7 +4,7 @@ Two small networks shipped in ``companion/vision/models/`` are run by ``cv2.dnn`
 
 1. the *finder* looks at the frame shrunk to 320 px and marks where die centres are and
    how big each die is (a heat map at 1/4 resolution, CenterNet style);
-2. the *face reader* looks at a 32x32 square cut from the full-size frame around each
+2. the *face reader* looks at a 48x48 square cut from the full-size frame around each
    centre and names the top face 1-6, or says it is not a die.
 
 A die whose face the reader gives less than ``unsure_below`` probability is flagged
@@ -13,6 +13,7 @@ unsure: it is reported with its best guess but must be confirmed by a player.
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from dataclasses import dataclass
@@ -24,6 +25,7 @@ import numpy as np
 from companion.vision.detections import DiceDetections
 from companion.vision.errors import VisionError
 from companion.vision.preprocess import (
+    CROP_CONTEXT,
     CROP_PX,
     FINDER_STRIDE,
     cut_crop,
@@ -37,6 +39,8 @@ log = logging.getLogger(__name__)
 MODELS_DIR = Path(__file__).with_name("models")
 FINDER_FILE = "dice_finder.onnx"
 FACE_FILE = "dice_faces.onnx"
+#: What the face reader was trained to see, written beside it by the training script.
+FACE_SPEC_FILE = "dice_faces.json"
 
 
 @dataclass(frozen=True)
@@ -47,14 +51,16 @@ class ReaderSettings:
     spot the face reader calls "not a die" with more than this is dropped;
     ``unsure_below``: a die read with less confidence than this is flagged unsure;
     ``duplicate_within``: a weaker spot closer than this many die sizes to a stronger one
-    is the same die; ``face_views``: how many quarter-turns of each die the face reader looks at (1-4),
-    averaging its answers.
+    is the same die. The face reader looks at every die once; a die whose likeliest class
+    has less than ``look_again_below`` is looked at again, turned by each further quarter
+    turn up to ``face_views`` in all (1-4), and the answers are averaged.
     """
 
     find_threshold: float = 0.3
     not_die_above: float = 0.5
     unsure_below: float = 0.9
-    face_views: int = 2
+    face_views: int = 4
+    look_again_below: float = 0.95
     duplicate_within: float = 0.45
 
 
@@ -71,6 +77,7 @@ class DiceReader:
         self.settings = settings or ReaderSettings()
         self._finder = _load(folder / FINDER_FILE)
         self._faces = _load(folder / FACE_FILE)
+        _check_face_spec(folder / FACE_SPEC_FILE)
         self._lock = threading.Lock()
 
     def find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -104,15 +111,22 @@ class DiceReader:
             normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
             for c, s in zip(centres, sizes)
         ])
+        probs = self._face_probs(crops)
         views = max(1, min(4, self.settings.face_views))
-        batch = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(views)])
+        again = np.flatnonzero(probs.max(1) < self.settings.look_again_below) if views > 1 else []
+        if len(again):
+            turned = np.concatenate([np.rot90(crops[again], k, axes=(2, 3)) for k in range(1, views)])
+            more = self._face_probs(turned).reshape(views - 1, len(again), -1)
+            probs[again] = (probs[again] + more.sum(0)) / views
+        return probs
+
+    def _face_probs(self, crops: np.ndarray) -> np.ndarray:
         with self._lock:
-            self._faces.setInput(np.ascontiguousarray(batch))
-            logits = self._faces.forward().reshape(len(batch), -1)
+            self._faces.setInput(np.ascontiguousarray(crops))
+            logits = self._faces.forward().reshape(len(crops), -1)
         logits = logits - logits.max(1, keepdims=True)
         p = np.exp(logits)
-        p /= p.sum(1, keepdims=True)
-        return p.reshape(views, len(centres), -1).mean(0).astype(np.float32)
+        return (p / p.sum(1, keepdims=True)).astype(np.float32)
 
     def read(self, frame: np.ndarray, tray: Tray | None = None) -> DiceDetections:
         """Read every die in ``frame`` (BGR uint8); with ``tray``, only dice inside it.
@@ -173,6 +187,26 @@ def _as_bgr(frame: np.ndarray) -> np.ndarray:
     if min(frame.shape[:2]) < CROP_PX:
         raise VisionError(f"the camera frame is too small to read dice ({frame.shape[1]}x{frame.shape[0]})")
     return frame
+
+
+def face_spec() -> dict[str, float]:
+    """The crop a face reader must be trained on to work with this reader (FACE_SPEC_FILE)."""
+    return {"crop_px": CROP_PX, "crop_context": CROP_CONTEXT}
+
+
+def _check_face_spec(path: Path) -> None:
+    # A face reader run on crops of another size gives confident nonsense, not an error.
+    try:
+        spec = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise VisionError(f"{path.parent} has no {path.name}: its dice models were made for an "
+                          "older Purser; retrain them or use the shipped ones") from None
+    except (OSError, ValueError) as exc:
+        raise VisionError(f"the dice model description {path} could not be read: {exc}") from exc
+    want = face_spec()
+    if not isinstance(spec, dict) or any(spec.get(k) != v for k, v in want.items()):
+        raise VisionError(f"the face reader in {path.parent} was trained on other crops ({spec}) than "
+                          f"this Purser cuts ({want}); retrain it or use the shipped models")
 
 
 def _load(path: Path) -> cv2.dnn.Net:

@@ -1,6 +1,7 @@
 """The dice reader on renders and on a few real photos, its input checks and thresholds."""
 
 import json
+import shutil
 from pathlib import Path
 
 import cv2
@@ -9,7 +10,7 @@ import pytest
 
 from companion.vision import DiceReader, ReaderSettings, Tray, VisionError, read_dice
 from companion.vision.evaluate import Reading, load_labels, match
-from companion.vision.reader import FINDER_FILE
+from companion.vision.reader import FACE_FILE, FACE_SPEC_FILE, FINDER_FILE, MODELS_DIR
 from companion.vision.render import render_scene
 from companion.vision.sources import read_image
 
@@ -100,6 +101,22 @@ def test_unsure_threshold_flags_and_never_drops():
     assert np.array_equal(strict.values, lax.values)
 
 
+def test_only_dice_read_with_doubt_are_looked_at_again():
+    image = render_scene(900_301, n_dice=8).image
+    once = DiceReader(settings=ReaderSettings(face_views=1))
+    centres, sizes, _ = once.find(image)
+    first = once.classify(image, centres, sizes)
+    tops = np.sort(first.max(1))
+    assert len(tops) >= 2 and tops[0] < tops[-1]
+    cut = float((tops[0] + tops[-1]) / 2)
+    again = DiceReader(settings=ReaderSettings(face_views=4, look_again_below=cut))
+    probs = again.classify(image, centres, sizes)
+    doubtful = first.max(1) < cut
+    assert np.allclose(probs[~doubtful], first[~doubtful])
+    assert not np.allclose(probs[doubtful], first[doubtful])
+    assert np.allclose(probs.sum(1), 1.0, atol=1e-4)
+
+
 def test_missing_model_is_a_clear_error(tmp_path):
     with pytest.raises(VisionError, match=FINDER_FILE):
         DiceReader(tmp_path)
@@ -110,6 +127,19 @@ def test_corrupt_model_is_a_clear_error(tmp_path):
         (tmp_path / name).write_bytes(b"\x00garbage" * 10)
     with pytest.raises(VisionError, match="could not be loaded"):
         DiceReader(tmp_path)
+
+
+def test_face_reader_made_for_other_crops_is_refused(tmp_path):
+    for name in (FINDER_FILE, FACE_FILE):
+        shutil.copy(MODELS_DIR / name, tmp_path / name)
+    (tmp_path / FACE_SPEC_FILE).write_text('{"crop_px": 32, "crop_context": 1.3}')
+    with pytest.raises(VisionError, match="other crops"):
+        DiceReader(tmp_path)
+    (tmp_path / FACE_SPEC_FILE).unlink()
+    with pytest.raises(VisionError, match="older Purser"):
+        DiceReader(tmp_path)
+    shutil.copy(MODELS_DIR / FACE_SPEC_FILE, tmp_path / FACE_SPEC_FILE)
+    assert len(DiceReader(tmp_path).read(render_scene(900_302, n_dice=3).image)) > 0
 
 
 def test_labels_file_of_the_sample_photos_is_valid():

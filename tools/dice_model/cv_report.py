@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -36,13 +37,20 @@ def main(argv: list[str] | None = None) -> int:
                     help="re-flag dice with this threshold instead of the one used when reading")
     ap.add_argument("--reread", action="store_true",
                     help="read the held-out photos again with each fold's networks and these settings")
-    ap.add_argument("--face-views", type=int, default=1, help="with --reread: quarter-turns per die")
+    ap.add_argument("--face-views", type=int, help="with --reread: quarter-turns per die (default: the app's)")
+    ap.add_argument("--look-again-below", type=float,
+                    help="with --reread: look again at dice read with less than this (default: the app's)")
     ap.add_argument("folders", type=Path, nargs="+")
     args = ap.parse_args(argv)
     labels = {Path(lab.image).name: lab for lab in load_labels(args.dataset)}
     results, confs = [], []
+    settings = ReaderSettings()
+    if args.face_views is not None:
+        settings = replace(settings, face_views=args.face_views)
+    if args.look_again_below is not None:
+        settings = replace(settings, look_again_below=args.look_again_below)
     for folder in args.folders:
-        reader = DiceReader(folder, ReaderSettings(face_views=args.face_views)) if args.reread else None
+        reader = DiceReader(folder, settings) if args.reread else None
         for line in (folder / "predictions.jsonl").read_text().splitlines():
             rec = json.loads(line)
             if reader is not None:

@@ -42,7 +42,7 @@ from companion.vision.preprocess import (  # noqa: E402
     finder_scale,
     normalise_crop,
 )
-from companion.vision.reader import FACE_FILE, FINDER_FILE, DiceReader  # noqa: E402
+from companion.vision.reader import FACE_FILE, FACE_SPEC_FILE, FINDER_FILE, DiceReader, face_spec  # noqa: E402
 
 log = logging.getLogger("train")
 TRAIN_SIDE = 256  # the finder trains on square cuts; it is fully convolutional
@@ -257,15 +257,21 @@ def train_faces(pics: list[Picture], finder: Finder | cv2.dnn.Net, epochs: int, 
 
 # ------------------------------------------------------------------------- export ---------
 
-def export(finder: Finder | None, faces: FaceReader, out: Path) -> None:
-    """Write both networks as ONNX files the reader loads."""
+def export_finder(finder: Finder, out: Path) -> Path:
+    """Write the finder as the ONNX file the reader loads; returns its path."""
     out.mkdir(parents=True, exist_ok=True)
-    if finder is not None:
-        torch.onnx.export(finder, torch.zeros(1, 3, FINDER_SIDE, FINDER_SIDE), str(out / FINDER_FILE),
-                          input_names=["image"], output_names=["maps"], opset_version=17, dynamo=False)
+    torch.onnx.export(finder, torch.zeros(1, 3, FINDER_SIDE, FINDER_SIDE), str(out / FINDER_FILE),
+                      input_names=["image"], output_names=["maps"], opset_version=17, dynamo=False)
+    return out / FINDER_FILE
+
+
+def export_faces(faces: FaceReader, out: Path) -> None:
+    """Write the face reader as the ONNX file the reader loads (any number of crops)."""
+    out.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(faces, torch.zeros(1, 3, CROP_PX, CROP_PX), str(out / FACE_FILE),
                       input_names=["crops"], output_names=["logits"], opset_version=17,
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    (out / FACE_SPEC_FILE).write_text(json.dumps(face_spec()) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -276,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
     ap.add_argument("--finder-epochs", type=int, default=36)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
-    ap.add_argument("--face-epochs", type=int, default=24)
+    ap.add_argument("--face-epochs", type=int, default=32)
     ap.add_argument("--real-repeat", type=int, default=6,
                     help="times each real die is listed for the face reader (renders: once)")
     ap.add_argument("--finder-onnx", type=Path,
@@ -304,15 +310,18 @@ def main(argv: list[str] | None = None) -> int:
     log.info("training on %d photos and %d renders; %d photos held out", len(real), len(syn), len(test))
     if args.finder_onnx:
         # keep a finder trained earlier (same photos, same seed) and train only the face reader
-        finder_net = cv2.dnn.readNetFromONNX(str(args.finder_onnx))
-        faces = train_faces(pics, finder_net, args.face_epochs, args.seed, args.real_repeat)
-        export(None, faces, args.out)
-        if args.finder_onnx.resolve() != (args.out / FINDER_FILE).resolve():
-            (args.out / FINDER_FILE).write_bytes(args.finder_onnx.read_bytes())
+        finder_file = args.finder_onnx
+        if finder_file.resolve() != (args.out / FINDER_FILE).resolve():
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / FINDER_FILE).write_bytes(finder_file.read_bytes())
     else:
-        finder = train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch, args.seed)
-        faces = train_faces(pics, finder, args.face_epochs, args.seed, args.real_repeat)
-        export(finder, faces, args.out)
+        finder_file = export_finder(train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch,
+                                                 args.seed), args.out)
+    # crops are mined with the exported file, as the reader runs it, so that a run in one
+    # go and a run in two steps (--finder-onnx) make the same face reader
+    faces = train_faces(pics, cv2.dnn.readNetFromONNX(str(finder_file)), args.face_epochs, args.seed,
+                        args.real_repeat)
+    export_faces(faces, args.out)
     if test:
         reader = DiceReader(args.out)
         with open(args.out / "predictions.jsonl", "w") as fh:
