@@ -56,7 +56,7 @@ class ReaderSettings:
     turn up to ``face_views`` in all (1-4), and the answers are averaged.
     """
 
-    find_threshold: float = 0.3
+    find_threshold: float = 0.2
     not_die_above: float = 0.5
     unsure_below: float = 0.9
     face_views: int = 4
