@@ -1,11 +1,9 @@
 """Train the dice reader's two networks and export them as ONNX for cv2.dnn.
 
-The shipped files are made with the defaults:
-
-    python tools/dice_model/train.py --dataset DIR --out companion/vision/models
-
-(the finder first, then the face reader on crops mined with that finder; with
-``--finder-onnx FILE`` an earlier finder is kept and only the face reader is trained.)
+By default the finder is trained first, then the face reader on crops mined with it;
+with ``--finder-onnx FILE`` an earlier finder is kept and only the face reader is
+trained, and with ``--face-epochs 0`` only the finder is trained. The shipped files are
+made by a default run followed by ``--finder-epochs 72 --face-epochs 0`` (README.md).
 
 With ``--folds K --fold I`` the photos of fold I (stratified by source and dice count)
 are left out of training, and the networks' readings of them are written to
@@ -282,7 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
     ap.add_argument("--finder-epochs", type=int, default=36)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
-    ap.add_argument("--face-epochs", type=int, default=32)
+    ap.add_argument("--face-epochs", type=int, default=32,
+                    help="0: train only the finder, keeping the face reader already in --out")
     ap.add_argument("--real-repeat", type=int, default=6,
                     help="times each real die is listed for the face reader (renders: once)")
     ap.add_argument("--finder-onnx", type=Path,
@@ -317,12 +316,15 @@ def main(argv: list[str] | None = None) -> int:
     else:
         finder_file = export_finder(train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch,
                                                  args.seed), args.out)
-    # crops are mined with the exported file, as the reader runs it, so that a run in one
-    # go and a run in two steps (--finder-onnx) make the same face reader
-    faces = train_faces(pics, cv2.dnn.readNetFromONNX(str(finder_file)), args.face_epochs, args.seed,
-                        args.real_repeat)
-    export_faces(faces, args.out)
-    if test:
+    if args.face_epochs > 0:
+        # crops are mined with the exported file, as the reader runs it, so that a run in one
+        # go and a run in two steps (--finder-onnx) make the same face reader
+        faces = train_faces(pics, cv2.dnn.readNetFromONNX(str(finder_file)), args.face_epochs, args.seed,
+                            args.real_repeat)
+        export_faces(faces, args.out)
+    elif not (args.out / FACE_FILE).is_file():
+        log.warning("only the finder was trained and %s has no face reader", args.out)
+    if test and (args.out / FACE_FILE).is_file():
         reader = DiceReader(args.out)
         with open(args.out / "predictions.jsonl", "w") as fh:
             for p in test:
