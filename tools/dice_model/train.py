@@ -37,6 +37,7 @@ from companion.vision.preprocess import (  # noqa: E402
     FINDER_SIDE,
     FINDER_STRIDE,
     cut_crop,
+    finder_input,
     finder_scale,
     normalise_crop,
 )
@@ -124,14 +125,9 @@ def train_finder(pics: list[Picture], weights: np.ndarray, epochs: int, per_epoc
 
 # ------------------------------------------------------------------------- face reader ----
 
-def finder_maps(net: Finder | cv2.dnn.Net, pic: Picture) -> tuple[np.ndarray, float]:
-    """The finder's output maps for ``pic`` and the frame-to-finder scale."""
-    from companion.vision.preprocess import finder_input
-
+def finder_maps(net: cv2.dnn.Net, pic: Picture) -> tuple[np.ndarray, float]:
+    """The finder's output maps for ``pic`` (run as the reader runs it) and the frame-to-finder scale."""
     blob, scale = finder_input(pic.image)
-    if isinstance(net, Finder):
-        with torch.no_grad():
-            return net(torch.from_numpy(blob))[0].numpy(), scale
     net.setInput(blob)
     return net.forward()[0], scale
 
@@ -179,7 +175,7 @@ def face_sample(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float,
     return normalise_crop(crop)
 
 
-def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: Finder | cv2.dnn.Net,
+def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.dnn.Net,
                      real_repeat: int) -> list[tuple[int, float, float, float, int]]:
     """(picture index, cx, cy, size, class) for every die, plus "not a die" spots."""
     items = []
@@ -219,7 +215,7 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: Find
     return items
 
 
-def train_faces(pics: list[Picture], finder: Finder | cv2.dnn.Net, epochs: int, seed: int,
+def train_faces(pics: list[Picture], finder: cv2.dnn.Net, epochs: int, seed: int,
                 real_repeat: int = 3) -> FaceReader:
     """Train the face reader on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
