@@ -27,7 +27,9 @@ from companion.vision.errors import VisionError
 from companion.vision.preprocess import (
     CROP_CONTEXT,
     CROP_PX,
+    FINDER_CHANNELS,
     FINDER_STRIDE,
+    N_CLASSES,
     cut_crop,
     finder_input,
     normalise_crop,
@@ -78,6 +80,7 @@ class DiceReader:
         self._finder = _load(folder / FINDER_FILE)
         self._faces = _load(folder / FACE_FILE)
         _check_face_spec(folder / FACE_SPEC_FILE)
+        _check_outputs(folder, self._finder, self._faces)
         self._lock = threading.Lock()
 
     def find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -207,6 +210,24 @@ def _check_face_spec(path: Path) -> None:
     if not isinstance(spec, dict) or any(spec.get(k) != v for k, v in want.items()):
         raise VisionError(f"the face reader in {path.parent} was trained on other crops ({spec}) than "
                           f"this Purser cuts ({want}); retrain it or use the shipped models")
+
+
+def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net) -> None:
+    # Swapped or foreign files load fine and fail only on the first frame, or not at all.
+    probes = (
+        (finder, FINDER_FILE, (1, 3, 16 * FINDER_STRIDE, 16 * FINDER_STRIDE), (1, FINDER_CHANNELS, 16, 16),
+         "a dice finder"),
+        (faces, FACE_FILE, (1, 3, CROP_PX, CROP_PX), (1, N_CLASSES), "a dice face reader"),
+    )
+    for net, name, shape, want, what in probes:
+        try:
+            net.setInput(np.zeros(shape, np.float32))
+            got = tuple(net.forward().shape)
+        except cv2.error:
+            got = None
+        if got is None or (got != want and got != want + (1, 1)):
+            raise VisionError(f"{folder / name} is not {what} for this Purser (it gives {got} where "
+                              f"{want} was expected); retrain it or use the shipped models")
 
 
 def _load(path: Path) -> cv2.dnn.Net:

@@ -34,17 +34,25 @@ _PIP_COLOURS = ((20, 20, 20), (245, 245, 245), (30, 30, 210), (40, 210, 235), (2
 
 SUPERSAMPLE = 2
 
+#: Raised whenever a seed's picture or labels change, so that renders cached by the
+#: training tools are drawn again (2: boxes hold the top face, not the whole die).
+RENDER_VERSION = 2
+
 
 @dataclass(frozen=True)
 class RenderedDie:
-    """One die in a rendered scene: ``value`` 1-6 and its visible ``box`` (x, y, w, h) px."""
+    """One die in a rendered scene: ``value`` 1-6 and the ``box`` (x, y, w, h) px of its top face.
+
+    The box holds the top face only, not the sides a camera at an angle also sees, so its
+    centre is the centre of the face that is read (as in labels drawn around the pips).
+    """
 
     value: int
     box: tuple[float, float, float, float]
 
     @property
     def centre(self) -> tuple[float, float]:
-        """The box centre in pixels."""
+        """The top face's centre in pixels."""
         x, y, w, h = self.box
         return (x + w / 2.0, y + h / 2.0)
 
@@ -123,7 +131,7 @@ def _draw_die(
     rng: np.random.Generator, img: np.ndarray, shade: np.ndarray, centre: np.ndarray,
     size: float, angle: float, value: int, lift: np.ndarray,
 ) -> np.ndarray:
-    """Draw one die (sides, top face, pips) in place; returns its visible outline points."""
+    """Draw one die (sides, top face, pips) in place; returns the corners of its top face."""
     body, pip = _pick_colours(rng)
     rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
     face = _rounded_square(size, size * rng.uniform(0.08, 0.2)) @ rot.T + centre
@@ -140,7 +148,7 @@ def _draw_die(
     h, w = img.shape[:2]
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
     if x1 <= x0 or y1 <= y0:
-        return hull
+        return face
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillPoly(mask, [np.round((face - (x0, y0)) * 16).astype(np.int32)], 255, cv2.LINE_AA, shift=4)
     patch = np.empty((y1 - y0, x1 - x0, 3), np.float32)
@@ -168,7 +176,7 @@ def _draw_die(
     region = img[y0:y1, x0:x1]
     region[:] = region * (1 - alpha) + patch * alpha
     shade[y0:y1, x0:x1] = np.maximum(shade[y0:y1, x0:x1], mask)
-    return hull
+    return face
 
 
 def _draw_side_pips(
@@ -218,12 +226,13 @@ def _place(rng: np.random.Generator, occupied: np.ndarray, size: float, margin: 
 
 def render_scene(
     seed: int, width: int = 640, height: int = 480, n_dice: int | None = None,
-    die_px: tuple[float, float] = (26.0, 80.0),
+    die_px: tuple[float, float] = (26.0, 80.0), tilt: tuple[float, float] = (0.0, 0.18),
 ) -> Scene:
     """Render a random scene of dice.
 
     ``n_dice`` defaults to a random 1-12; ``die_px`` is the range of die sizes in output
-    pixels. Deterministic: the same arguments give the same picture and labels.
+    pixels; ``tilt`` the range of the camera's lean (0: straight down; the more, the more
+    of the sides of dice away from the camera shows). Deterministic: the same arguments give the same picture and labels.
     """
     rng = np.random.default_rng(seed)
     ss = SUPERSAMPLE
@@ -234,7 +243,7 @@ def render_scene(
     n = int(rng.integers(1, 13)) if n_dice is None else n_dice
     # one camera: dice in one photo are of similar size, seen from roughly the same height
     typical = rng.uniform(*die_px) * ss
-    tilt = rng.uniform(0.0, 0.18)
+    lean = rng.uniform(*tilt)
     cam = np.array([rng.uniform(0.2, 0.8) * w, rng.uniform(-0.2, 0.9) * h], np.float32)
     dice: list[tuple[int, np.ndarray]] = []
     shadow_dir = rng.normal(0, 1, 2).astype(np.float32)
@@ -248,7 +257,7 @@ def render_scene(
             continue
         angle = rng.uniform(0, math.pi / 2)
         value = int(rng.integers(1, 7))
-        lift = (c - cam) / max(w, h) * size * tilt * 4.0  # sides show away from the camera
+        lift = (c - cam) / max(w, h) * size * lean * 4.0  # sides show away from the camera
         cv2.circle(occupied, (int(c[0]), int(c[1])), int(size * 0.72), 1, -1)
         cv2.circle(shadows, (int(c[0] + shadow_dir[0] * size * 0.2), int(c[1] + shadow_dir[1] * size * 0.2)),
                    int(size * 0.62), 1.0, -1)
@@ -257,8 +266,7 @@ def render_scene(
     shadows = cv2.GaussianBlur(shadows, (k, k), 0)
     img *= (1.0 - rng.uniform(0.1, 0.4) * shadows)[..., None]
     for c, size, angle, value, lift in placed:
-        hull = _draw_die(rng, img, shade, c, size, angle, value, lift)
-        dice.append((value, hull))
+        dice.append((value, _draw_die(rng, img, shade, c, size, angle, value, lift)))
     # the camera: a perspective warp, light falling off across the frame, blur, noise, JPEG
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     jitter = rng.uniform(-1, 1, (4, 2)).astype(np.float32) * np.array([w, h], np.float32) * rng.uniform(0, 0.08)
@@ -280,8 +288,8 @@ def render_scene(
     if ok:
         out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
     labels = []
-    for value, hull in dice:
-        pts = cv2.perspectiveTransform(hull.reshape(-1, 1, 2), H).reshape(-1, 2) / ss
+    for value, face in dice:
+        pts = cv2.perspectiveTransform(face.reshape(-1, 1, 2), H).reshape(-1, 2) / ss
         x0, y0 = np.clip(pts.min(0), 0, (width, height))
         x1, y1 = np.clip(pts.max(0), 0, (width, height))
         if x1 - x0 < 4 or y1 - y0 < 4:

@@ -142,6 +142,16 @@ def test_face_reader_made_for_other_crops_is_refused(tmp_path):
     assert len(DiceReader(tmp_path).read(render_scene(900_302, n_dice=3).image)) > 0
 
 
+@pytest.mark.parametrize("swapped", [FINDER_FILE, FACE_FILE])
+def test_a_network_in_the_wrong_place_is_refused(tmp_path, swapped):
+    for name in (FINDER_FILE, FACE_FILE, FACE_SPEC_FILE):
+        shutil.copy(MODELS_DIR / name, tmp_path / name)
+    other = FACE_FILE if swapped == FINDER_FILE else FINDER_FILE
+    shutil.copy(MODELS_DIR / other, tmp_path / swapped)
+    with pytest.raises(VisionError, match=f"{swapped} is not a dice"):
+        DiceReader(tmp_path)
+
+
 def test_labels_file_of_the_sample_photos_is_valid():
     for line in (DATA / "labels.jsonl").read_text().splitlines():
         rec = json.loads(line)

@@ -47,3 +47,21 @@ def test_every_face_has_its_pip_count():
 def test_faces_come_out_in_all_values():
     values = {d.value for s in range(8) for d in render_scene(s, n_dice=8).dice}
     assert values == {1, 2, 3, 4, 5, 6}
+
+
+def test_boxes_hold_the_top_face_only():
+    """A square face gives a near-square box, however far the sides of a tilted die show.
+
+    A box around the whole die (face and sides) would be drawn out away from the camera,
+    and its centre would not be the centre of the face that is read.
+    """
+    ratios = []
+    for seed in range(20):
+        scene = render_scene(seed, width=640, height=480, die_px=(40, 80), tilt=(0.3, 0.3))
+        for die in scene.dice:
+            x, y, w, h = die.box
+            if x > 1 and y > 1 and x + w < 639 and y + h < 479:
+                ratios.append(max(w, h) / min(w, h))
+    assert len(ratios) > 50
+    assert np.median(ratios) < 1.06  # whole-die boxes: about 1.15
+    assert max(ratios) < 1.2  # only the camera's perspective stretches a face

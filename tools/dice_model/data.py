@@ -10,7 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.render import render_scene
+from companion.vision.render import RENDER_VERSION, render_scene
 
 
 @dataclass
@@ -68,7 +68,7 @@ def load_real(dataset: Path) -> list[Picture]:
 def load_synthetic(count: int, seed: int, cache: Path | None) -> list[Picture]:
     """``count`` rendered scenes from seeds ``seed .. seed+count-1`` (cached as .npz)."""
     if cache is not None:
-        path = cache / f"synthetic-{seed}-{count}.npz"
+        path = cache / f"synthetic-v{RENDER_VERSION}-{seed}-{count}.npz"
         if path.exists():
             z = np.load(path, allow_pickle=True)
             return list(z["pictures"])
