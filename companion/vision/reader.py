@@ -2,8 +2,8 @@
 
 Two small networks shipped in ``companion/vision/models/`` are run by ``cv2.dnn``:
 
-1. the *finder* looks at the frame shrunk to 320 px and marks where die centres are and
-   how big each die is (a heat map at 1/4 resolution, CenterNet style);
+1. the *finder* looks at the frame shrunk to 320 px and marks the centre and size of each
+   die's top face (a heat map at 1/4 resolution, CenterNet style);
 2. the *face reader* looks at a 48x48 square cut from the full-size frame around each
    centre and names the top face 1-6, or says it is not a die.
 

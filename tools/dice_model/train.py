@@ -3,7 +3,7 @@
 By default the finder is trained first, then the face reader on crops mined with it;
 with ``--finder-onnx FILE`` an earlier finder is kept and only the face reader is
 trained, and with ``--face-epochs 0`` only the finder is trained. The shipped files are
-made by a default run followed by ``--finder-epochs 72 --face-epochs 0`` (README.md).
+made by one run with the defaults (README.md).
 
 With ``--folds K --fold I`` the photos of fold I (stratified by source and dice count)
 are left out of training, and the networks' readings of them are written to
@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="folder for the .onnx files")
     ap.add_argument("--synthetic", type=int, default=600, help="synthetic scenes to render")
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
-    ap.add_argument("--finder-epochs", type=int, default=36)
+    ap.add_argument("--finder-epochs", type=int, default=72)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
     ap.add_argument("--face-epochs", type=int, default=32,
                     help="0: train only the finder, keeping the face reader already in --out")
