@@ -232,7 +232,8 @@ def render_scene(
 
     ``n_dice`` defaults to a random 1-12; ``die_px`` is the range of die sizes in output
     pixels; ``tilt`` the range of the camera's lean (0: straight down; the more, the more
-    of the sides of dice away from the camera shows). Deterministic: the same arguments give the same picture and labels.
+    of the sides of dice away from the camera shows). Deterministic: the same arguments
+    give the same picture and labels.
     """
     rng = np.random.default_rng(seed)
     ss = SUPERSAMPLE
