@@ -129,23 +129,26 @@ def test_corrupt_model_is_a_clear_error(tmp_path):
         DiceReader(tmp_path)
 
 
+def _copy_models(folder: Path, *names: str) -> None:
+    for name in names:
+        shutil.copy(MODELS_DIR / name, folder / name)
+
+
 def test_face_reader_made_for_other_crops_is_refused(tmp_path):
-    for name in (FINDER_FILE, FACE_FILE):
-        shutil.copy(MODELS_DIR / name, tmp_path / name)
+    _copy_models(tmp_path, FINDER_FILE, FACE_FILE)
     (tmp_path / FACE_SPEC_FILE).write_text('{"crop_px": 32, "crop_context": 1.3}')
     with pytest.raises(VisionError, match="other crops"):
         DiceReader(tmp_path)
     (tmp_path / FACE_SPEC_FILE).unlink()
     with pytest.raises(VisionError, match="older Purser"):
         DiceReader(tmp_path)
-    shutil.copy(MODELS_DIR / FACE_SPEC_FILE, tmp_path / FACE_SPEC_FILE)
+    _copy_models(tmp_path, FACE_SPEC_FILE)
     assert len(DiceReader(tmp_path).read(render_scene(900_302, n_dice=3).image)) > 0
 
 
 @pytest.mark.parametrize("swapped", [FINDER_FILE, FACE_FILE])
 def test_a_network_in_the_wrong_place_is_refused(tmp_path, swapped):
-    for name in (FINDER_FILE, FACE_FILE, FACE_SPEC_FILE):
-        shutil.copy(MODELS_DIR / name, tmp_path / name)
+    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
     other = FACE_FILE if swapped == FINDER_FILE else FINDER_FILE
     shutil.copy(MODELS_DIR / other, tmp_path / swapped)
     with pytest.raises(VisionError, match=f"{swapped} is not a dice"):

@@ -126,7 +126,8 @@ def train_finder(pics: list[Picture], weights: np.ndarray, epochs: int, per_epoc
 # ------------------------------------------------------------------------- face reader ----
 
 def finder_maps(net: cv2.dnn.Net, pic: Picture) -> tuple[np.ndarray, float]:
-    """The finder's output maps for ``pic`` (run as the reader runs it) and the frame-to-finder scale."""
+    """The finder's output maps for ``pic`` (run as the reader runs it), and the
+    frame-to-finder scale."""
     blob, scale = finder_input(pic.image)
     net.setInput(blob)
     return net.forward()[0], scale
