@@ -6,7 +6,10 @@ Uses the 640x640 photos of DATASET_DIR/images (default: ../shared/datasets/dice-
 beside the repository), or 60 synthetic 640x640 renders when there is no such folder.
 OpenCV, OpenMP and BLAS are limited to one thread. Decoding the JPEG is timed
 separately from read_dice. Both wall-clock and CPU time are printed: on a busy
-machine the CPU time is the better measure of what one free core would take.
+machine the CPU time is the better measure of what one free core would take. Each photo
+is also read without the second face reader's opinion, just after, and the median of
+the paired differences is printed: what the second opinion costs, free of the drift
+between runs.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import argparse  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from dataclasses import replace  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -26,7 +30,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.vision.reader import default_reader  # noqa: E402
+from companion.vision.reader import DiceReader, default_reader  # noqa: E402
 from companion.vision.render import render_scene  # noqa: E402
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "dice-real"
@@ -50,9 +54,11 @@ def main() -> int:
         images = [render_scene(s, 640, 640).image for s in range(60)]
         blobs = [cv2.imencode(".jpg", im)[1] for im in images]
     reader = default_reader()
+    alone = DiceReader(settings=replace(reader.settings, second_opinion=False))
     for im in images[:5]:
         reader.read(im)  # warm up
-    read_ms, cpu_ms, decode_ms, dice = [], [], [], []
+        alone.read(im)
+    read_ms, cpu_ms, decode_ms, dice, extra_ms = [], [], [], [], []
     for _ in range(args.repeat):
         for im, blob in zip(images, blobs):
             t0 = time.perf_counter()
@@ -66,12 +72,17 @@ def main() -> int:
             read_ms.append((t2 - t1) * 1000)
             cpu_ms.append((c2 - c1) * 1000)
             dice.append(len(det))
+            t3 = time.perf_counter()
+            alone.read(im)
+            extra_ms.append((t2 - t1 - (time.perf_counter() - t3)) * 1000)
     print(f"command: python {' '.join(sys.argv)}")
     print(f"input: {what}, {args.repeat} passes, cv2 threads {cv2.getNumThreads()}")
     print(f"read_dice median {np.median(read_ms):.1f} ms, p90 {np.percentile(read_ms, 90):.1f} ms, "
           f"max {max(read_ms):.1f} ms (median {np.median(dice):.0f} dice per photo)")
     print(f"read_dice CPU time median {np.median(cpu_ms):.1f} ms (what one core spends, whatever else "
           f"runs on the machine; wall time above includes waiting for a shared core)")
+    print(f"second opinion: median {np.median(extra_ms):.2f} ms more per photo than reading without it "
+          f"(paired), mean {np.mean(extra_ms):.2f} ms")
     print(f"JPEG decode median {np.median(decode_ms):.1f} ms (not part of read_dice)")
     return 0
 

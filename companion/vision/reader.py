@@ -1,11 +1,13 @@
 """read_dice: one BGR frame in, :class:`DiceDetections` out.
 
-Two small networks shipped in ``companion/vision/models/`` are run by ``cv2.dnn``:
+Small networks shipped in ``companion/vision/models/`` are run by ``cv2.dnn``:
 
 1. the *finder* looks at the frame shrunk to 320 px and marks the centre and size of each
    die's top face (a heat map at 1/4 resolution, CenterNet style);
 2. the *face reader* looks at a 48x48 square cut from the full-size frame around each
-   centre and names the top face 1-6, or says it is not a die.
+   centre and names the top face 1-6, or says it is not a die;
+3. a *second face reader*, trained apart from the first, gives a second opinion on the
+   dice the first reads with doubt (optional: without it the first reads alone).
 
 A die whose face the reader gives less than ``unsure_below`` probability is flagged
 unsure: it is reported with its best guess but must be confirmed by a player.
@@ -41,6 +43,7 @@ log = logging.getLogger(__name__)
 MODELS_DIR = Path(__file__).with_name("models")
 FINDER_FILE = "dice_finder.onnx"
 FACE_FILE = "dice_faces.onnx"
+SECOND_FACE_FILE = "dice_faces_second.onnx"
 #: What the face reader was trained to see, written beside it by the training script.
 FACE_SPEC_FILE = "dice_faces.json"
 
@@ -55,7 +58,9 @@ class ReaderSettings:
     ``duplicate_within``: a weaker spot closer than this many die sizes to a stronger one
     is the same die. The face reader looks at every die once; a die whose likeliest class
     has less than ``look_again_below`` is looked at again, turned by each further quarter
-    turn up to ``face_views`` in all (1-4), and the answers are averaged.
+    turn up to ``face_views`` in all (1-4); with ``second_opinion`` the second face reader
+    (when the models folder has one) reads it in the same views too, and all the answers
+    are averaged.
     """
 
     find_threshold: float = 0.2
@@ -64,10 +69,11 @@ class ReaderSettings:
     face_views: int = 4
     look_again_below: float = 0.95
     duplicate_within: float = 0.45
+    second_opinion: bool = True
 
 
 class DiceReader:
-    """The two networks, loaded once; :meth:`read` is safe to call from several threads."""
+    """The networks, loaded once; :meth:`read` is safe to call from several threads."""
 
     def __init__(self, models_dir: Path | str | None = None, settings: ReaderSettings | None = None) -> None:
         """Load the networks from ``models_dir`` (default: the shipped ones).
@@ -79,8 +85,11 @@ class DiceReader:
         self.settings = settings or ReaderSettings()
         self._finder = _load(folder / FINDER_FILE)
         self._faces = _load(folder / FACE_FILE)
+        self._second = _load(folder / SECOND_FACE_FILE) if (folder / SECOND_FACE_FILE).exists() else None
+        if self._second is None:
+            log.info("%s has no %s: dice read with doubt get no second opinion", folder, SECOND_FACE_FILE)
         _check_face_spec(folder / FACE_SPEC_FILE)
-        _check_outputs(folder, self._finder, self._faces)
+        _check_outputs(folder, self._finder, self._faces, self._second)
         self._lock = threading.Lock()
 
     def find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -114,19 +123,27 @@ class DiceReader:
             normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
             for c, s in zip(centres, sizes)
         ])
-        probs = self._face_probs(crops)
+        probs = self._face_probs(self._faces, crops)
         views = max(1, min(4, self.settings.face_views))
-        again = np.flatnonzero(probs.max(1) < self.settings.look_again_below) if views > 1 else []
-        if len(again):
-            turned = np.concatenate([np.rot90(crops[again], k, axes=(2, 3)) for k in range(1, views)])
-            more = self._face_probs(turned).reshape(views - 1, len(again), -1)
-            probs[again] = (probs[again] + more.sum(0)) / views
+        second = self._second if self.settings.second_opinion else None
+        if views == 1 and second is None:
+            return probs
+        again = np.flatnonzero(probs.max(1) < self.settings.look_again_below)
+        if len(again) == 0:
+            return probs
+        turned = [np.rot90(crops[again], k, axes=(2, 3)) for k in range(views)]
+        answers = [probs[again]]
+        if views > 1:
+            answers.append(self._face_probs(self._faces, np.concatenate(turned[1:])))
+        if second is not None:
+            answers.append(self._face_probs(second, np.concatenate(turned)))
+        probs[again] = np.concatenate(answers).reshape(-1, len(again), probs.shape[1]).mean(0)
         return probs
 
-    def _face_probs(self, crops: np.ndarray) -> np.ndarray:
+    def _face_probs(self, net: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:
         with self._lock:
-            self._faces.setInput(np.ascontiguousarray(crops))
-            logits = self._faces.forward().reshape(len(crops), -1)
+            net.setInput(np.ascontiguousarray(crops))
+            logits = net.forward().reshape(len(crops), -1)
         logits = logits - logits.max(1, keepdims=True)
         p = np.exp(logits)
         return (p / p.sum(1, keepdims=True)).astype(np.float32)
@@ -212,13 +229,16 @@ def _check_face_spec(path: Path) -> None:
                           f"this Purser cuts ({want}); retrain it or use the shipped models")
 
 
-def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net) -> None:
+def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second: cv2.dnn.Net | None) -> None:
     # Swapped or foreign files load fine and fail only on the first frame, or not at all.
-    probes = (
+    face_probe = ((1, 3, CROP_PX, CROP_PX), (1, N_CLASSES), "a dice face reader")
+    probes = [
         (finder, FINDER_FILE, (1, 3, 16 * FINDER_STRIDE, 16 * FINDER_STRIDE), (1, FINDER_CHANNELS, 16, 16),
          "a dice finder"),
-        (faces, FACE_FILE, (1, 3, CROP_PX, CROP_PX), (1, N_CLASSES), "a dice face reader"),
-    )
+        (faces, FACE_FILE, *face_probe),
+    ]
+    if second is not None:
+        probes.append((second, SECOND_FACE_FILE, *face_probe))
     for net, name, shape, want, what in probes:
         try:
             net.setInput(np.zeros(shape, np.float32))

@@ -2,6 +2,7 @@
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -10,7 +11,7 @@ import pytest
 
 from companion.vision import DiceReader, ReaderSettings, Tray, VisionError, read_dice
 from companion.vision.evaluate import Reading, load_labels, match
-from companion.vision.reader import FACE_FILE, FACE_SPEC_FILE, FINDER_FILE, MODELS_DIR
+from companion.vision.reader import FACE_FILE, FACE_SPEC_FILE, FINDER_FILE, MODELS_DIR, SECOND_FACE_FILE
 from companion.vision.render import render_scene
 from companion.vision.sources import read_image
 
@@ -117,6 +118,43 @@ def test_only_dice_read_with_doubt_are_looked_at_again():
     assert np.allclose(probs.sum(1), 1.0, atol=1e-4)
 
 
+def test_second_opinion_is_asked_only_about_doubtful_dice():
+    image = render_scene(900_301, n_dice=8).image
+    alone = DiceReader(settings=ReaderSettings(face_views=1, second_opinion=False))
+    centres, sizes, _ = alone.find(image)
+    first = alone.classify(image, centres, sizes)
+    tops = np.sort(first.max(1))
+    cut = float((tops[0] + tops[-1]) / 2)
+    asked = DiceReader(settings=ReaderSettings(face_views=1, look_again_below=cut))
+    probs = asked.classify(image, centres, sizes)
+    doubtful = first.max(1) < cut
+    assert doubtful.any() and not doubtful.all()
+    assert np.allclose(probs[~doubtful], first[~doubtful])
+    assert not np.allclose(probs[doubtful], first[doubtful])
+    assert np.allclose(probs.sum(1), 1.0, atol=1e-4)
+
+
+@pytest.mark.parametrize("views", [1, 4])
+def test_a_second_opinion_that_always_agrees_changes_nothing(tmp_path, views):
+    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
+    shutil.copy(MODELS_DIR / FACE_FILE, tmp_path / SECOND_FACE_FILE)
+    image = render_scene(900_303, n_dice=8).image
+    settings = ReaderSettings(face_views=views, look_again_below=1.01)
+    twin = DiceReader(tmp_path, settings)
+    centres, sizes, _ = twin.find(image)
+    alone = DiceReader(tmp_path, replace(settings, second_opinion=False))
+    assert np.allclose(twin.classify(image, centres, sizes), alone.classify(image, centres, sizes), atol=1e-6)
+
+
+def test_models_without_a_second_face_reader_read_alone(tmp_path):
+    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
+    image = render_scene(900_304, n_dice=8).image
+    settings = ReaderSettings(look_again_below=1.01)
+    shipped = DiceReader(settings=replace(settings, second_opinion=False)).read(image).to_json()
+    assert DiceReader(tmp_path, settings).read(image).to_json() == shipped
+    assert DiceReader(settings=settings).read(image).to_json() != shipped
+
+
 def test_missing_model_is_a_clear_error(tmp_path):
     with pytest.raises(VisionError, match=FINDER_FILE):
         DiceReader(tmp_path)
@@ -146,9 +184,9 @@ def test_face_reader_made_for_other_crops_is_refused(tmp_path):
     assert len(DiceReader(tmp_path).read(render_scene(900_302, n_dice=3).image)) > 0
 
 
-@pytest.mark.parametrize("swapped", [FINDER_FILE, FACE_FILE])
+@pytest.mark.parametrize("swapped", [FINDER_FILE, FACE_FILE, SECOND_FACE_FILE])
 def test_a_network_in_the_wrong_place_is_refused(tmp_path, swapped):
-    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
+    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, SECOND_FACE_FILE, FACE_SPEC_FILE)
     other = FACE_FILE if swapped == FINDER_FILE else FINDER_FILE
     shutil.copy(MODELS_DIR / other, tmp_path / swapped)
     with pytest.raises(VisionError, match=f"{swapped} is not a dice"):

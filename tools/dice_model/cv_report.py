@@ -40,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--face-views", type=int, help="with --reread: quarter-turns per die (default: the app's)")
     ap.add_argument("--look-again-below", type=float,
                     help="with --reread: look again at dice read with less than this (default: the app's)")
+    ap.add_argument("--second-opinion", action=argparse.BooleanOptionalAction, default=None,
+                    help="with --reread: ask the second face reader about doubtful dice (default: the app's)")
     ap.add_argument("folders", type=Path, nargs="+")
     args = ap.parse_args(argv)
     labels = {Path(lab.image).name: lab for lab in load_labels(args.dataset)}
@@ -49,6 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         settings = replace(settings, face_views=args.face_views)
     if args.look_again_below is not None:
         settings = replace(settings, look_again_below=args.look_again_below)
+    if args.second_opinion is not None:
+        settings = replace(settings, second_opinion=args.second_opinion)
     for folder in args.folders:
         reader = DiceReader(folder, settings) if args.reread else None
         for line in (folder / "predictions.jsonl").read_text().splitlines():

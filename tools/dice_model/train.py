@@ -1,9 +1,10 @@
-"""Train the dice reader's two networks and export them as ONNX for cv2.dnn.
+"""Train the dice reader's networks and export them as ONNX for cv2.dnn.
 
-By default the finder is trained first, then the face reader on crops mined with it;
-with ``--finder-onnx FILE`` an earlier finder is kept and only the face reader is
-trained, and with ``--face-epochs 0`` only the finder is trained. The shipped files are
-made by one run with the defaults (README.md).
+By default the finder is trained first, then the face reader on crops mined with it,
+then the second face reader by the same recipe from the next seed (the reader asks it
+about doubtful dice). With ``--finder-onnx FILE`` an earlier finder is kept and only the
+face readers are trained; with ``--face-epochs 0`` only the finder is trained. The
+shipped files are made by one run with the defaults (README.md).
 
 With ``--folds K --fold I`` the photos of fold I (stratified by source and dice count)
 are left out of training, and the networks' readings of them are written to
@@ -41,7 +42,14 @@ from companion.vision.preprocess import (  # noqa: E402
     finder_scale,
     normalise_crop,
 )
-from companion.vision.reader import FACE_FILE, FACE_SPEC_FILE, FINDER_FILE, DiceReader, face_spec  # noqa: E402
+from companion.vision.reader import (  # noqa: E402
+    FACE_FILE,
+    FACE_SPEC_FILE,
+    FINDER_FILE,
+    SECOND_FACE_FILE,
+    DiceReader,
+    face_spec,
+)
 
 log = logging.getLogger("train")
 TRAIN_SIDE = 256  # the finder trains on square cuts; it is fully convolutional
@@ -164,7 +172,7 @@ def finder_false_spots(out: np.ndarray, scale: float, pic: Picture,
 
 def face_sample(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, size: float,
                 positive: bool) -> np.ndarray:
-    """One augmented face-reader crop (3, 32, 32)."""
+    """One augmented face-reader crop (3, CROP_PX, CROP_PX)."""
     shift = 0.12 if positive else 0.0
     cx += rng.uniform(-shift, shift) * size
     cy += rng.uniform(-shift, shift) * size
@@ -260,10 +268,10 @@ def export_finder(finder: Finder, out: Path) -> Path:
     return out / FINDER_FILE
 
 
-def export_faces(faces: FaceReader, out: Path) -> None:
-    """Write the face reader as the ONNX file the reader loads (any number of crops)."""
+def export_faces(faces: FaceReader, out: Path, name: str = FACE_FILE) -> None:
+    """Write a face reader as the ONNX file ``name`` the reader loads (any number of crops)."""
     out.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(faces, torch.zeros(1, 3, CROP_PX, CROP_PX), str(out / FACE_FILE),
+    torch.onnx.export(faces, torch.zeros(1, 3, CROP_PX, CROP_PX), str(out / name),
                       input_names=["crops"], output_names=["logits"], opset_version=17,
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
     (out / FACE_SPEC_FILE).write_text(json.dumps(face_spec()) + "\n")
@@ -278,11 +286,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--finder-epochs", type=int, default=72)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
     ap.add_argument("--face-epochs", type=int, default=32,
-                    help="0: train only the finder, keeping the face reader already in --out")
+                    help="0: train only the finder, keeping the face readers already in --out")
     ap.add_argument("--real-repeat", type=int, default=6,
                     help="times each real die is listed for the face reader (renders: once)")
+    ap.add_argument("--second-face", action=argparse.BooleanOptionalAction, default=True,
+                    help="also train the second face reader (next seed), asked about doubtful dice")
     ap.add_argument("--finder-onnx", type=Path,
-                    help="use this already trained finder and train only the face reader")
+                    help="use this already trained finder and train only the face readers")
     ap.add_argument("--folds", type=int, default=0)
     ap.add_argument("--fold", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
@@ -316,9 +326,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.face_epochs > 0:
         # crops are mined with the exported file, as the reader runs it, so that a run in one
         # go and a run in two steps (--finder-onnx) make the same face reader
-        faces = train_faces(pics, cv2.dnn.readNetFromONNX(str(finder_file)), args.face_epochs, args.seed,
-                            args.real_repeat)
-        export_faces(faces, args.out)
+        finder = cv2.dnn.readNetFromONNX(str(finder_file))
+        export_faces(train_faces(pics, finder, args.face_epochs, args.seed, args.real_repeat), args.out)
+        if args.second_face:
+            second = train_faces(pics, finder, args.face_epochs, args.seed + 1, args.real_repeat)
+            export_faces(second, args.out, SECOND_FACE_FILE)
+        elif (args.out / SECOND_FACE_FILE).exists():
+            # it was mined with another finder and would be asked about the new one's dice
+            (args.out / SECOND_FACE_FILE).unlink()
+            log.warning("removed the old %s from %s", SECOND_FACE_FILE, args.out)
     elif not (args.out / FACE_FILE).is_file():
         log.warning("only the finder was trained and %s has no face reader", args.out)
     if test and (args.out / FACE_FILE).is_file():
