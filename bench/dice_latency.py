@@ -9,7 +9,7 @@ separately from read_dice. Both wall-clock and CPU time are printed: on a busy
 machine the CPU time is the better measure of what one free core would take. Each photo
 is also read without the second face reader's opinion, just after, and the median of
 the paired differences is printed: what the second opinion costs, free of the drift
-between runs.
+between runs. Last, the face reader's time per crop under each OpenCV DNN engine.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.vision.reader import DiceReader, default_reader  # noqa: E402
+from companion.vision.preprocess import CROP_PX  # noqa: E402
+from companion.vision.reader import FACE_FILE, MODELS_DIR, DiceReader, default_reader  # noqa: E402
 from companion.vision.render import render_scene  # noqa: E402
 
 DEFAULT_DATASET = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "dice-real"
@@ -84,7 +85,31 @@ def main() -> int:
     print(f"second opinion: median {np.median(extra_ms):.2f} ms more per photo than reading without it "
           f"(paired), mean {np.mean(extra_ms):.2f} ms")
     print(f"JPEG decode median {np.median(decode_ms):.1f} ms (not part of read_dice)")
+    print(face_engines())
     return 0
+
+
+def face_engines(batch: int = 6, passes: int = 200) -> str:
+    """Median ms per crop of the face reader under each OpenCV DNN engine on offer.
+
+    The reader picks the classic engine for the face readers where OpenCV has a choice;
+    this line shows whether that is still the faster one on the installed OpenCV.
+    """
+    engines = [n for n in ("ENGINE_CLASSIC", "ENGINE_NEW") if hasattr(cv2.dnn, n)]
+    if not engines:
+        return f"face reader engines: OpenCV {cv2.__version__} has one DNN engine"
+    crops = np.random.default_rng(0).standard_normal((batch, 3, CROP_PX, CROP_PX)).astype(np.float32)
+    parts = []
+    for name in engines:
+        net = cv2.dnn.readNetFromONNX(str(MODELS_DIR / FACE_FILE), engine=getattr(cv2.dnn, name))
+        times = []
+        for _ in range(passes):
+            t0 = time.perf_counter()
+            net.setInput(crops)
+            net.forward()
+            times.append((time.perf_counter() - t0) * 1000 / batch)
+        parts.append(f"{name.split('_')[1].lower()} {np.median(times):.3f} ms")
+    return f"face reader per crop (batches of {batch}), by OpenCV DNN engine: " + ", ".join(parts)
 
 
 if __name__ == "__main__":

@@ -59,8 +59,8 @@ class ReaderSettings:
     is the same die. The face reader looks at every die once; a die whose likeliest class
     has less than ``look_again_below`` is looked at again, turned by each further quarter
     turn up to ``face_views`` in all (1-4); with ``second_opinion`` the second face reader
-    (when the models folder has one) reads it in the same views too, and all the answers
-    are averaged.
+    (when the models folder has one) reads it in the same views, and again in crops cut
+    ``second_opinion_scales`` times the finder's die size; all the answers are averaged.
     """
 
     find_threshold: float = 0.2
@@ -70,6 +70,7 @@ class ReaderSettings:
     look_again_below: float = 0.95
     duplicate_within: float = 0.45
     second_opinion: bool = True
+    second_opinion_scales: tuple[float, ...] = (0.87, 1.15)
 
 
 class DiceReader:
@@ -84,8 +85,9 @@ class DiceReader:
         folder = Path(models_dir) if models_dir is not None else MODELS_DIR
         self.settings = settings or ReaderSettings()
         self._finder = _load(folder / FINDER_FILE)
-        self._faces = _load(folder / FACE_FILE)
-        self._second = _load(folder / SECOND_FACE_FILE) if (folder / SECOND_FACE_FILE).exists() else None
+        self._faces = _load(folder / FACE_FILE, small_batches=True)
+        self._second = (_load(folder / SECOND_FACE_FILE, small_batches=True)
+                        if (folder / SECOND_FACE_FILE).exists() else None)
         if self._second is None:
             log.info("%s has no %s: dice read with doubt get no second opinion", folder, SECOND_FACE_FILE)
         _check_face_spec(folder / FACE_SPEC_FILE)
@@ -136,6 +138,12 @@ class DiceReader:
         if views > 1:
             answers.append(self._face_probs(self._faces, np.concatenate(turned[1:])))
         if second is not None:
+            # The finder's size is a guess: the second reader also sees the die cut a
+            # little tighter and looser, at sizes it was trained on either side of it.
+            for f in self.settings.second_opinion_scales:
+                resized = np.stack([normalise_crop(cut_crop(image, float(centres[i, 0]), float(centres[i, 1]),
+                                                            float(sizes[i].max()) * f)) for i in again])
+                turned += [np.rot90(resized, k, axes=(2, 3)) for k in range(views)]
             answers.append(self._face_probs(second, np.concatenate(turned)))
         probs[again] = np.concatenate(answers).reshape(-1, len(again), probs.shape[1]).mean(0)
         return probs
@@ -250,10 +258,14 @@ def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second
                               f"{want} was expected); retrain it or use the shipped models")
 
 
-def _load(path: Path) -> cv2.dnn.Net:
+def _load(path: Path, small_batches: bool = False) -> cv2.dnn.Net:
     if not path.is_file():
         raise VisionError(f"the dice model {path.name} is missing from {path.parent}; reinstall Purser")
     try:
+        if small_batches and hasattr(cv2.dnn, "ENGINE_CLASSIC"):
+            # OpenCV 5's default engine runs the face readers' few small crops about 40 %
+            # slower than its classic one (bench/dice_latency.py); the finder is as fast.
+            return cv2.dnn.readNetFromONNX(str(path), engine=cv2.dnn.ENGINE_CLASSIC)
         return cv2.dnn.readNetFromONNX(str(path))
     except cv2.error as exc:
         raise VisionError(f"the dice model {path} could not be loaded: {exc}") from exc

@@ -11,6 +11,7 @@ import pytest
 
 from companion.vision import DiceReader, ReaderSettings, Tray, VisionError, read_dice
 from companion.vision.evaluate import Reading, load_labels, match
+from companion.vision.preprocess import cut_crop, normalise_crop
 from companion.vision.reader import FACE_FILE, FACE_SPEC_FILE, FINDER_FILE, MODELS_DIR, SECOND_FACE_FILE
 from companion.vision.render import render_scene
 from companion.vision.sources import read_image
@@ -135,15 +136,50 @@ def test_second_opinion_is_asked_only_about_doubtful_dice():
 
 
 @pytest.mark.parametrize("views", [1, 4])
-def test_a_second_opinion_that_always_agrees_changes_nothing(tmp_path, views):
+@pytest.mark.parametrize("scales", [(), (1.0,)])
+def test_a_second_opinion_that_always_agrees_changes_nothing(tmp_path, views, scales):
     _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
     shutil.copy(MODELS_DIR / FACE_FILE, tmp_path / SECOND_FACE_FILE)
     image = render_scene(900_303, n_dice=8).image
-    settings = ReaderSettings(face_views=views, look_again_below=1.01)
+    settings = ReaderSettings(face_views=views, look_again_below=1.01, second_opinion_scales=scales)
     twin = DiceReader(tmp_path, settings)
     centres, sizes, _ = twin.find(image)
     alone = DiceReader(tmp_path, replace(settings, second_opinion=False))
     assert np.allclose(twin.classify(image, centres, sizes), alone.classify(image, centres, sizes), atol=1e-6)
+
+
+def test_the_second_opinion_also_sees_doubtful_dice_cut_tighter_and_looser(tmp_path):
+    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
+    shutil.copy(MODELS_DIR / FACE_FILE, tmp_path / SECOND_FACE_FILE)
+    image = render_scene(900_301, n_dice=8).image
+    probe = DiceReader(tmp_path, ReaderSettings(face_views=1, second_opinion=False))
+    centres, sizes, _ = probe.find(image)
+    first = probe.classify(image, centres, sizes).max(1)
+    cut = float((first.min() + first.max()) / 2)
+    settings = ReaderSettings(look_again_below=cut, second_opinion_scales=())
+    same_size = DiceReader(tmp_path, settings).classify(image, centres, sizes)
+    sizes_too = DiceReader(tmp_path, replace(settings, second_opinion_scales=(0.87, 1.15)))
+    probs = sizes_too.classify(image, centres, sizes)
+    doubtful = first < cut
+    assert doubtful.any() and not doubtful.all()
+    assert np.allclose(probs[~doubtful], same_size[~doubtful])
+    assert not np.allclose(probs[doubtful], same_size[doubtful])
+    assert np.allclose(probs.sum(1), 1.0, atol=1e-4)
+
+
+def test_face_readers_read_as_the_default_opencv_engine_would():
+    reader = DiceReader(settings=ReaderSettings(face_views=1, second_opinion=False))
+    image = render_scene(900_305, n_dice=6).image
+    centres, sizes, _ = reader.find(image)
+    crops = np.stack([normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
+                      for c, s in zip(centres, sizes)])
+    plain = cv2.dnn.readNetFromONNX(str(MODELS_DIR / FACE_FILE))
+    plain.setInput(crops)
+    logits = plain.forward().reshape(len(crops), -1)
+    want = np.exp(logits - logits.max(1, keepdims=True))
+    want /= want.sum(1, keepdims=True)
+    assert len(crops) >= 4
+    assert np.allclose(reader.classify(image, centres, sizes), want, atol=1e-4)
 
 
 def test_models_without_a_second_face_reader_read_alone(tmp_path):
