@@ -32,17 +32,20 @@ def finder_scale(height: int, width: int) -> float:
     return FINDER_SIDE / float(max(height, width))
 
 
-def finder_input(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """A BGR frame as the finder's (1, 3, S, S) float32 input, and the scale used.
+def finder_input(image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, float]:
+    """A BGR frame as the finder's (1, 3, H, W) float32 input, and the scale used.
 
-    The frame is shrunk to fit a FINDER_SIDE square (top-left aligned) and the rest is
-    filled with zeros, which is mid-grey after normalisation.
+    By default the frame is shrunk to fit a FINDER_SIDE square. With ``scale`` (finder
+    pixels per frame pixel) it is resized by that factor instead, onto a canvas of at
+    least FINDER_SIDE and a multiple of 32 each way. The frame sits top-left and the rest
+    is filled with zeros, which is mid-grey after normalisation.
     """
     h, w = image.shape[:2]
-    s = finder_scale(h, w)
+    s = finder_scale(h, w) if scale is None else float(scale)
     nw, nh = max(1, round(w * s)), max(1, round(h * s))
     small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-    blob = np.zeros((FINDER_SIDE, FINDER_SIDE, 3), np.float32)
+    bw, bh = (max(FINDER_SIDE, -(-n // 32) * 32) for n in (nw, nh))
+    blob = np.zeros((bh, bw, 3), np.float32)
     blob[:nh, :nw] = small.astype(np.float32) * (1.0 / 255.0) - 0.5
     return blob.transpose(2, 0, 1)[None].copy(), s
 

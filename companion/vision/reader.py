@@ -34,8 +34,10 @@ from companion.vision.preprocess import (
     N_CLASSES,
     cut_crop,
     finder_input,
+    finder_scale,
     normalise_crop,
 )
+from companion.vision.scale import MAX_LOOKS, MIN_STEP, STRONG_SPOT, Look, better, next_scale
 from companion.vision.tray import Tray
 
 log = logging.getLogger(__name__)
@@ -71,6 +73,9 @@ class ReaderSettings:
     duplicate_within: float = 0.45
     second_opinion: bool = True
     second_opinion_scales: tuple[float, ...] = (0.87, 1.15)
+    rescale: bool = True
+    finder_band: tuple[float, float] = (16.0, 48.0)
+    finder_max_side: int = 1280
 
 
 class DiceReader:
@@ -94,9 +99,12 @@ class DiceReader:
         _check_outputs(folder, self._finder, self._faces, self._second)
         self._lock = threading.Lock()
 
-    def find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Candidate dice: centres (N, 2) and sizes (N, 2) w, h in frame pixels, scores (N,)."""
-        blob, scale = finder_input(image)
+    def find(self, image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Candidate dice: centres (N, 2) and sizes (N, 2) w, h in frame pixels, scores (N,).
+
+        ``scale`` is finder pixels per frame pixel (default: the frame shrunk to fit).
+        """
+        blob, scale = finder_input(image, scale)
         with self._lock:
             self._finder.setInput(blob)
             out = self._finder.forward()[0]
@@ -163,10 +171,21 @@ class DiceReader:
             VisionError: the frame is not a colour picture.
         """
         image = _as_bgr(frame)
-        # The whole frame is read and dice outside the tray dropped: cutting the tray out
-        # would enlarge the dice for the finder beyond the sizes it was trained on.
-        centres, sizes, _ = self.find(image)
-        probs = self.classify(image, centres, sizes)
+        # The whole frame is read and dice outside the tray dropped, so that the dice
+        # are sized for the finder the same way with or without a tray.
+        centres, sizes, probs, look = self._look(image, None)
+        latest, tried = look, [look.scale]
+        for _ in range(MAX_LOOKS - 1 if self.settings.rescale else 0):
+            other = next_scale(latest, max(image.shape[:2]), self.settings.finder_band, self.settings.finder_max_side)
+            if other is None or any(max(other, t) / min(other, t) < MIN_STEP for t in tried):
+                break
+            tried.append(other)
+            again = self._look(image, other)
+            latest = again[3]
+            log.debug("looked again at scale %.3f: %d dice of %s finder px", other, len(latest.die_px),
+                      latest.typical_px)
+            if better(look, latest, self.settings.finder_band):
+                centres, sizes, probs, look = again
         if len(centres) == 0:
             return DiceDetections.empty()
         s = self.settings
@@ -187,6 +206,15 @@ class DiceReader:
             confidence=confidence[order].astype(np.float32),
             unsure=(confidence[order] < s.unsure_below),
         )
+
+    def _look(self, image: np.ndarray, scale: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, Look]:
+        used = finder_scale(*image.shape[:2]) if scale is None else scale
+        centres, sizes, scores = self.find(image, used)
+        probs = self.classify(image, centres, sizes)
+        is_die = probs[:, 0] <= self.settings.not_die_above
+        look = Look(used, sizes[is_die].mean(1) * used, probs[is_die, 1:].max(1),
+                    int(((scores >= STRONG_SPOT) & ~is_die).sum()))
+        return centres, sizes, probs, look
 
 
 def _suppress_duplicates(centres: np.ndarray, sizes: np.ndarray, within: float) -> list[int]:

@@ -1,6 +1,7 @@
 """The dice reader on renders and on a few real photos, its input checks and thresholds."""
 
 import json
+import logging
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -91,6 +92,47 @@ def test_tray_ignores_dice_outside():
     # the dice inside are read the same way, in frame coordinates
     inside = [d for d in everything if d.centre[0] < 300]
     assert len(left) >= len(inside) - 1
+
+
+def _right(reader, scenes):
+    right = total = extra = 0
+    for scene in scenes:
+        result = match(_as_label(scene), readings(reader.read(scene.image)))
+        total += len(scene.dice)
+        right += sum(t == v for t, v, _, _ in result.pairs)
+        extra += len(result.extra)
+    return right, total, extra
+
+
+def test_small_dice_in_a_large_frame_are_looked_at_again_enlarged():
+    # 22-28 px dice in a 1600x1200 frame are 4-6 px once the frame is shrunk for the finder
+    scenes = [render_scene(900_400 + i, 1600, 1200, n_dice=8, die_px=(22.0, 28.0)) for i in range(4)]
+    right, total, extra = _right(DiceReader(), scenes)
+    once, _, _ = _right(DiceReader(settings=ReaderSettings(rescale=False)), scenes)
+    assert total == 32
+    assert right >= 30 and extra == 0
+    assert once < right - 8
+
+
+def test_dice_filling_the_frame_are_looked_at_again_shrunk():
+    # two dice of about 200 px in a 640x480 frame: the finder alone takes their pips for dice
+    scenes = [render_scene(900_500 + i, 640, 480, n_dice=2, die_px=(190.0, 230.0)) for i in range(8)]
+    right, total, extra = _right(DiceReader(), scenes)
+    once, _, _ = _right(DiceReader(settings=ReaderSettings(rescale=False)), scenes)
+    assert total >= 10
+    assert right >= total - 2 and extra <= 1
+    assert once <= total // 2
+
+
+@pytest.mark.parametrize("width, height, die_px, looks", [
+    (640, 480, (40.0, 60.0), 1),  # 20-30 finder px: as the finder likes them
+    (1600, 1200, (22.0, 28.0), 2),
+])
+def test_dice_the_finder_sees_well_are_looked_at_once(caplog, width, height, die_px, looks):
+    caplog.set_level(logging.DEBUG, logger="companion.vision.reader")
+    DiceReader().read(render_scene(900_306, width, height, n_dice=6, die_px=die_px).image)
+    again = [r for r in caplog.records if r.getMessage().startswith("looked again")]
+    assert len(again) == looks - 1
 
 
 def test_unsure_threshold_flags_and_never_drops():
