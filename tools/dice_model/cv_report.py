@@ -5,6 +5,12 @@
 Each folder holds ``predictions.jsonl`` (the readings of the photos its networks never
 saw). Prints the figures per source and overall, and, for calibration, how often dice
 read with each band of confidence were right.
+
+With ``--reread --reframe pad:2`` each held-out photo is first placed in the middle of a
+table twice its width and height (its dice keep their pixels, so they are half as large
+for the finder); with ``--reframe zoom:0.5`` it is cut to its dice with half a die size
+around them (dice as large as the frame allows). These check that dice of other sizes
+than the photos' own are read too.
 """
 
 from __future__ import annotations
@@ -21,6 +27,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from companion.vision.evaluate import (  # noqa: E402
+    Label,
+    LabelledImage,
     Reading,
     format_scores,
     load_labels,
@@ -42,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --reread: look again at dice read with less than this (default: the app's)")
     ap.add_argument("--second-opinion", action=argparse.BooleanOptionalAction, default=None,
                     help="with --reread: ask the second face reader about doubtful dice (default: the app's)")
+    ap.add_argument("--rescale", action=argparse.BooleanOptionalAction, default=None,
+                    help="with --reread: look again at dice too small or large for the finder (default: the app's)")
+    ap.add_argument("--reframe", type=_reframe_arg, metavar="pad:F|zoom:F",
+                    help="with --reread: read each photo on a larger table or cut to its dice (see above)")
     ap.add_argument("folders", type=Path, nargs="+")
     args = ap.parse_args(argv)
     labels = {Path(lab.image).name: lab for lab in load_labels(args.dataset)}
@@ -53,14 +65,20 @@ def main(argv: list[str] | None = None) -> int:
         settings = replace(settings, look_again_below=args.look_again_below)
     if args.second_opinion is not None:
         settings = replace(settings, second_opinion=args.second_opinion)
+    if args.rescale is not None:
+        settings = replace(settings, rescale=args.rescale)
+    if args.reframe and not args.reread:
+        ap.error("--reframe needs --reread")
     for folder in args.folders:
         reader = DiceReader(folder, settings) if args.reread else None
         for line in (folder / "predictions.jsonl").read_text().splitlines():
             rec = json.loads(line)
-            if reader is not None:
-                image = cv2.imread(str(args.dataset / labels[rec["image"]].image))
-                rec = {"image": rec["image"], **reader.read(image).to_json()}
             lab = labels[rec["image"]]
+            if reader is not None:
+                image = cv2.imread(str(args.dataset / lab.image))
+                if args.reframe:
+                    image, lab = reframe(image, lab, *args.reframe)
+                rec = {"image": rec["image"], **reader.read(image).to_json()}
             reads = []
             for d in rec["dice"]:
                 unsure = d["unsure"] if args.unsure_below is None else d["confidence"] < args.unsure_below
@@ -80,6 +98,44 @@ def main(argv: list[str] | None = None) -> int:
         if sel.any():
             print(f"  {lo:.2f}-{min(hi, 1):.2f}  {int(sel.sum()):5d}  {ok[sel].mean():.4f}")
     return 0
+
+
+def _reframe_arg(text: str) -> tuple[str, float]:
+    how, _, factor = text.partition(":")
+    try:
+        f = float(factor)
+    except ValueError:
+        f = -1.0
+    if how not in ("pad", "zoom") or f < 0 or (how == "pad" and f < 1):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected pad:F (F >= 1) or zoom:F (F >= 0)")
+    return how, f
+
+
+def reframe(image: np.ndarray, label: LabelledImage, how: str, factor: float) -> tuple[np.ndarray, LabelledImage]:
+    """The photo on a table ``factor`` times larger ("pad"), or cut to its dice with
+    ``factor`` die sizes around them ("zoom"), and its labels moved to match."""
+    h, w = image.shape[:2]
+    boxes = np.array([d.box for d in label.dice], np.float64).reshape(-1, 4)
+    if how == "pad":
+        big_h, big_w = int(h * factor), int(w * factor)
+        y0, x0 = (big_h - h) // 2, (big_w - w) // 2
+        # a plain table of the photo's edge colour, with a little grain, so no dice are copied
+        edge = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+        grain = np.random.default_rng(0).normal(0.0, 4.0, (big_h, big_w, 3))
+        table = cv2.GaussianBlur(np.clip(np.median(edge, 0) + grain, 0, 255).astype(np.uint8), (5, 5), 0)
+        table[y0:y0 + h, x0:x0 + w] = image
+        out, dx, dy = table, x0, y0
+    elif len(boxes):
+        margin = factor * float(np.median(boxes[:, 2:].max(1)))
+        x0 = int(max(0, boxes[:, 0].min() - margin))
+        y0 = int(max(0, boxes[:, 1].min() - margin))
+        x1 = int(min(w, (boxes[:, 0] + boxes[:, 2]).max() + margin))
+        y1 = int(min(h, (boxes[:, 1] + boxes[:, 3]).max() + margin))
+        out, dx, dy = image[y0:y1, x0:x1].copy(), -x0, -y0
+    else:
+        return image, label
+    moved = tuple(Label(d.value, (d.box[0] + dx, d.box[1] + dy, d.box[2], d.box[3])) for d in label.dice)
+    return out, replace(label, dice=moved)
 
 
 if __name__ == "__main__":
