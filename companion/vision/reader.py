@@ -63,6 +63,9 @@ class ReaderSettings:
     turn up to ``face_views`` in all (1-4); with ``second_opinion`` the second face reader
     (when the models folder has one) reads it in the same views, and again in crops cut
     ``second_opinion_scales`` times the finder's die size; all the answers are averaged.
+    With ``rescale``, a frame whose dice come out smaller or larger than ``finder_band``
+    (finder pixels) is looked at again at a scale that fits them, the finder's input up
+    to ``finder_max_side`` pixels (see :mod:`companion.vision.scale`).
     """
 
     find_threshold: float = 0.2
@@ -173,19 +176,7 @@ class DiceReader:
         image = _as_bgr(frame)
         # The whole frame is read and dice outside the tray dropped, so that the dice
         # are sized for the finder the same way with or without a tray.
-        centres, sizes, probs, look = self._look(image, None)
-        latest, tried = look, [look.scale]
-        for _ in range(MAX_LOOKS - 1 if self.settings.rescale else 0):
-            other = next_scale(latest, max(image.shape[:2]), self.settings.finder_band, self.settings.finder_max_side)
-            if other is None or any(max(other, t) / min(other, t) < MIN_STEP for t in tried):
-                break
-            tried.append(other)
-            again = self._look(image, other)
-            latest = again[3]
-            log.debug("looked again at scale %.3f: %d dice of %s finder px", other, len(latest.die_px),
-                      latest.typical_px)
-            if better(look, latest, self.settings.finder_band):
-                centres, sizes, probs, look = again
+        centres, sizes, probs = self._best_look(image)
         if len(centres) == 0:
             return DiceDetections.empty()
         s = self.settings
@@ -206,6 +197,24 @@ class DiceReader:
             confidence=confidence[order].astype(np.float32),
             unsure=(confidence[order] < s.unsure_below),
         )
+
+    def _best_look(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Centres, sizes and class probabilities from the finder's best-fitting scale."""
+        s = self.settings
+        centres, sizes, probs, look = self._look(image, None)
+        latest, tried = look, [look.scale]
+        for _ in range(MAX_LOOKS - 1 if s.rescale else 0):
+            other = next_scale(latest, max(image.shape[:2]), s.finder_band, s.finder_max_side)
+            if other is None or any(max(other, t) / min(other, t) < MIN_STEP for t in tried):
+                break
+            tried.append(other)
+            again = self._look(image, other)
+            latest = again[3]
+            log.debug("looked again at scale %.3f: %d dice of %s finder px", other, len(latest.die_px),
+                      latest.typical_px)
+            if better(look, latest, s.finder_band):
+                centres, sizes, probs, look = again
+        return centres, sizes, probs
 
     def _look(self, image: np.ndarray, scale: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, Look]:
         used = finder_scale(*image.shape[:2]) if scale is None else scale
