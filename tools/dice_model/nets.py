@@ -37,14 +37,20 @@ class Finder(nn.Module):
 class FaceReader(nn.Module):
     """Top-face value (or "not a die") of the die centred in a 48x48 crop.
 
-    The first layer strides by 2, so pips are seen at 24x24 for about the cost a 32x32
-    input used to have.
+    ``stem="strided"``: the first layer strides by 2, so pips are seen at 24x24 for about
+    the cost a 32x32 input used to have. ``stem="fine"``: a thin first layer sees the crop
+    at full resolution before striding, so small pips and glints keep their edges.
     """
 
-    def __init__(self) -> None:
+    STEMS = ("strided", "fine")
+
+    def __init__(self, stem: str = "strided") -> None:
         super().__init__()
+        if stem not in self.STEMS:
+            raise ValueError(f"unknown face reader stem {stem!r}; choose from {self.STEMS}")
+        front = [cbr(3, 16, 2), cbr(16, 32)] if stem == "strided" else [cbr(3, 12), cbr(12, 24, 2), cbr(24, 32)]
         self.body = nn.Sequential(
-            cbr(3, 16, 2), cbr(16, 32), nn.MaxPool2d(2), cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),
+            *front, nn.MaxPool2d(2), cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),
             cbr(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, N_CLASSES),
         )
 

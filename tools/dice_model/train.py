@@ -225,14 +225,14 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.
 
 
 def train_faces(pics: list[Picture], finder: cv2.dnn.Net, epochs: int, seed: int,
-                real_repeat: int = 3) -> FaceReader:
+                real_repeat: int = 3, stem: str = "strided") -> FaceReader:
     """Train the face reader on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
     items = build_face_items(rng, pics, finder, real_repeat=real_repeat)
     counts = np.bincount([it[4] for it in items], minlength=7)
     log.info("face items per class %s", counts.tolist())
-    net = FaceReader()
+    net = FaceReader(stem)
     batch = 128
     steps = epochs * (len(items) // batch)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
@@ -291,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="times each real die is listed for the face reader (renders: once)")
     ap.add_argument("--second-face", action=argparse.BooleanOptionalAction, default=True,
                     help="also train the second face reader (next seed), asked about doubtful dice")
+    ap.add_argument("--face-stem", choices=FaceReader.STEMS, default="strided",
+                    help="the face readers' first layers (nets.FaceReader)")
     ap.add_argument("--finder-onnx", type=Path,
                     help="use this already trained finder and train only the face readers")
     ap.add_argument("--folds", type=int, default=0)
@@ -327,9 +329,10 @@ def main(argv: list[str] | None = None) -> int:
         # crops are mined with the exported file, as the reader runs it, so that a run in one
         # go and a run in two steps (--finder-onnx) make the same face reader
         finder = cv2.dnn.readNetFromONNX(str(finder_file))
-        export_faces(train_faces(pics, finder, args.face_epochs, args.seed, args.real_repeat), args.out)
+        export_faces(train_faces(pics, finder, args.face_epochs, args.seed, args.real_repeat, args.face_stem), args.out)
         if args.second_face:
-            second = train_faces(pics, finder, args.face_epochs, args.seed + 1, args.real_repeat)
+            second = train_faces(pics, finder, args.face_epochs, args.seed + 1, args.real_repeat,
+                                 args.face_stem)
             export_faces(second, args.out, SECOND_FACE_FILE)
         elif (args.out / SECOND_FACE_FILE).exists():
             # it was mined with another finder and would be asked about the new one's dice
