@@ -42,15 +42,18 @@ class FaceReader(nn.Module):
     at full resolution before striding, so small pips and glints keep their edges.
     """
 
-    STEMS = ("strided", "fine")
+    #: The first layers, up to 32 channels at 24x24, by stem name.
+    STEMS = {
+        "strided": lambda: [cbr(3, 16, 2), cbr(16, 32)],
+        "fine": lambda: [cbr(3, 12), cbr(12, 24, 2), cbr(24, 32)],
+    }
 
     def __init__(self, stem: str = "strided") -> None:
         super().__init__()
         if stem not in self.STEMS:
-            raise ValueError(f"unknown face reader stem {stem!r}; choose from {self.STEMS}")
-        front = [cbr(3, 16, 2), cbr(16, 32)] if stem == "strided" else [cbr(3, 12), cbr(12, 24, 2), cbr(24, 32)]
+            raise ValueError(f"unknown face reader stem {stem!r}; choose from {sorted(self.STEMS)}")
         self.body = nn.Sequential(
-            *front, nn.MaxPool2d(2), cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),
+            *self.STEMS[stem](), nn.MaxPool2d(2), cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),
             cbr(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, N_CLASSES),
         )
 
