@@ -225,7 +225,7 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.
 
 
 def train_faces(pics: list[Picture], finder: cv2.dnn.Net, epochs: int, seed: int,
-                real_repeat: int = 3, stem: str = "strided") -> FaceReader:
+                real_repeat: int = 3, stem: str = "fine") -> FaceReader:
     """Train the face reader on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="times each real die is listed for the face reader (renders: once)")
     ap.add_argument("--second-face", action=argparse.BooleanOptionalAction, default=True,
                     help="also train the second face reader (next seed), asked about doubtful dice")
-    ap.add_argument("--face-stem", choices=FaceReader.STEMS, default="strided",
+    ap.add_argument("--face-stem", choices=FaceReader.STEMS, default="fine",
                     help="the face readers' first layers (nets.FaceReader)")
     ap.add_argument("--finder-onnx", type=Path,
                     help="use this already trained finder and train only the face readers")
