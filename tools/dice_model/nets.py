@@ -34,6 +34,10 @@ class Finder(nn.Module):
         return self.head(torch.cat([f, self.up(self.coarse(f))], 1))
 
 
+#: The stem of the shipped face readers (``FaceReader.STEMS``).
+SHIPPED_STEM = "fine"
+
+
 class FaceReader(nn.Module):
     """Top-face value (or "not a die") of the die centred in a 48x48 crop.
 
@@ -49,7 +53,7 @@ class FaceReader(nn.Module):
         "fine": lambda: [cbr(3, 12), cbr(12, 24, 2), cbr(24, 32)],
     }
 
-    def __init__(self, stem: str = "fine") -> None:
+    def __init__(self, stem: str = SHIPPED_STEM) -> None:
         super().__init__()
         if stem not in self.STEMS:
             raise ValueError(f"unknown face reader stem {stem!r}; choose from {sorted(self.STEMS)}")

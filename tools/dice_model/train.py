@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from data import Picture, folds, geometric, jpeg, load_real, load_synthetic, photometric  # noqa: E402
-from nets import FaceReader, Finder  # noqa: E402
+from nets import SHIPPED_STEM, FaceReader, Finder  # noqa: E402
 
 from companion.vision.preprocess import (  # noqa: E402
     CROP_PX,
@@ -225,7 +225,7 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.
 
 
 def train_faces(pics: list[Picture], finder: cv2.dnn.Net, epochs: int, seed: int,
-                real_repeat: int = 3, stem: str = "fine") -> FaceReader:
+                real_repeat: int = 3, stem: str = SHIPPED_STEM) -> FaceReader:
     """Train the face reader on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
@@ -291,8 +291,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="times each real die is listed for the face reader (renders: once)")
     ap.add_argument("--second-face", action=argparse.BooleanOptionalAction, default=True,
                     help="also train the second face reader (next seed), asked about doubtful dice")
-    ap.add_argument("--face-stem", choices=FaceReader.STEMS, default="fine",
-                    help="the face readers' first layers (nets.FaceReader)")
+    ap.add_argument("--face-stem", choices=FaceReader.STEMS, default=SHIPPED_STEM,
+                    help="the face readers' first layers (nets.FaceReader; default %(default)s, as shipped)")
     ap.add_argument("--finder-onnx", type=Path,
                     help="use this already trained finder and train only the face readers")
     ap.add_argument("--folds", type=int, default=0)
