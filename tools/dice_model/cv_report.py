@@ -10,7 +10,8 @@ With ``--reread --reframe pad:2`` each held-out photo is first placed in the mid
 table twice its width and height (its dice keep their pixels, so they are half as large
 for the finder); with ``--reframe zoom:0.5`` it is cut to its dice with half a die size
 around them (dice as large as the frame allows). These check that dice of other sizes
-than the photos' own are read too.
+than the photos' own are read too. With ``--errors`` every photo not read all right is
+listed as it is scored ("?" marks a die flagged unsure).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from companion.vision.evaluate import (  # noqa: E402
+    ImageResult,
     Label,
     LabelledImage,
     Reading,
@@ -54,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --reread: look again at dice too small or large for the finder (default: the app's)")
     ap.add_argument("--reframe", type=_reframe_arg, metavar="pad:F|zoom:F",
                     help="with --reread: read each photo on a larger table or cut to its dice (see above)")
+    ap.add_argument("--errors", action="store_true",
+                    help="also list every photo not read all right: dice misread, missed and extra")
     ap.add_argument("folders", type=Path, nargs="+")
     args = ap.parse_args(argv)
     labels = {Path(lab.image).name: lab for lab in load_labels(args.dataset)}
@@ -85,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
                 reads.append(Reading(d["value"], tuple(d["box"]), unsure, d["confidence"]))
             r = match(lab, reads)
             results.append(r)
+            if args.errors and not r.all_right:
+                print(describe_errors(r))
             confs.extend((c, t == v) for t, v, _, c in r.pairs)
     for name, s in score_by_group(results).items():
         print(format_scores(name, s))
@@ -98,6 +104,16 @@ def main(argv: list[str] | None = None) -> int:
         if sel.any():
             print(f"  {lo:.2f}-{min(hi, 1):.2f}  {int(sel.sum()):5d}  {ok[sel].mean():.4f}")
     return 0
+
+
+def describe_errors(r: ImageResult) -> str:
+    """One line naming what went wrong in one photo, e.g. ``nb_x.jpg: 5 read as 6 (0.56?); missed 3``."""
+    parts = [f"{t} read as {v} ({c:.2f}{'?' if u else ''})" for t, v, u, c in r.pairs if t != v]
+    if r.missed:
+        parts.append("missed " + " ".join(map(str, r.missed)))
+    if r.extra:
+        parts.append("extra " + " ".join(f"{v}{'?' if u else ''}" for v, u in r.extra))
+    return f"{r.image}: " + "; ".join(parts)
 
 
 def _reframe_arg(text: str) -> tuple[str, float]:

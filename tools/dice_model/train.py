@@ -225,7 +225,7 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.
 
 
 def train_faces(pics: list[Picture], finder: cv2.dnn.Net, epochs: int, seed: int,
-                real_repeat: int = 3, stem: str = SHIPPED_STEM) -> FaceReader:
+                real_repeat: int = 6, stem: str = SHIPPED_STEM) -> FaceReader:
     """Train the face reader on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
