@@ -129,16 +129,10 @@ def _rounded_square(size: float, radius: float, n: int = 4) -> np.ndarray:
 
 def _draw_die(
     rng: np.random.Generator, img: np.ndarray, shade: np.ndarray, centre: np.ndarray,
-    size: float, angle: float, value: int, lift: np.ndarray, glass: np.random.Generator | None = None,
+    size: float, angle: float, value: int, lift: np.ndarray,
 ) -> np.ndarray:
-    """Draw one die (sides, top face, pips) in place; returns the corners of its top face.
-
-    With ``glass`` the die is translucent (see :func:`_see_through`), and that generator
-    makes every extra choice, so ``rng`` draws the same numbers either way.
-    """
+    """Draw one die (sides, top face, pips) in place; returns the corners of its top face."""
     body, pip = _pick_colours(rng)
-    if glass is not None:
-        body, pip = _glass_colours(glass, body, pip)
     rot = np.array([[math.cos(angle), -math.sin(angle)], [math.sin(angle), math.cos(angle)]], np.float32)
     face = _rounded_square(size, size * rng.uniform(0.08, 0.2)) @ rot.T + centre
     base = face - lift
@@ -170,8 +164,6 @@ def _draw_die(
     pip_r = size * rng.uniform(0.075, 0.105)
     spread = size * rng.uniform(0.24, 0.29)
     quarter = rng.integers(4)
-    if glass is not None:
-        _see_through(glass, patch, img[y0:y1, x0:x1], centre - (x0, y0), size, rot, value, pip, pip_r, spread)
     for px, py in PIP_LAYOUT[value]:
         for _ in range(quarter):
             px, py = -py, px
@@ -185,63 +177,6 @@ def _draw_die(
     region[:] = region * (1 - alpha) + patch * alpha
     shade[y0:y1, x0:x1] = np.maximum(shade[y0:y1, x0:x1], mask)
     return face
-
-
-def _glass_colours(glass: np.random.Generator, body: np.ndarray, pip: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Body and pip colours of a translucent die: often a dark smoky tint with bright pips."""
-    if glass.random() < 0.6:
-        body = body * glass.uniform(0.2, 0.55)
-        if float(pip @ (0.11, 0.59, 0.3)) < 110:
-            pip = np.array(_PIP_COLOURS[glass.choice([1, 2, 3])], np.float32)
-    return body.astype(np.float32), pip.astype(np.float32)
-
-
-def _see_through(
-    glass: np.random.Generator, patch: np.ndarray, behind: np.ndarray, centre: np.ndarray, size: float,
-    rot: np.ndarray, value: int, pip: np.ndarray, pip_r: float, spread: float,
-) -> None:
-    """Make a top-face ``patch`` translucent, in place: what lies under shows through.
-
-    Through a clear body a camera also sees, fainter and blurred, the pips of the bottom
-    face (7 - ``value``, mirrored and shifted by parallax) and of side faces near their
-    edges, and often a glossy highlight. A reader must read the sharp pips on top.
-    """
-    opacity = glass.uniform(0.55, 0.9)
-    patch[:] = patch * opacity + behind * (1.0 - opacity)
-    ghost = np.zeros(patch.shape[:2], np.float32)
-    shift = rot @ (glass.uniform(-0.15, 0.15, 2) * size).astype(np.float32)
-    depth = glass.uniform(0.75, 0.95)  # the bottom face is further away, so smaller
-    quarter = glass.integers(4)
-    for px, py in PIP_LAYOUT[7 - value]:
-        for _ in range(quarter):
-            px, py = -py, px
-        p = rot @ np.array([-px * spread * depth, py * spread * depth], np.float32) + centre + shift
-        cv2.circle(ghost, (int(round(p[0] * 16)), int(round(p[1] * 16))), int(round(pip_r * depth * 16)),
-                   1.0, -1, cv2.LINE_AA, 4)
-    for nx, ny in ((1, 0), (0, 1), (-1, 0), (0, -1)):
-        if glass.random() < 0.5:
-            continue
-        normal = rot @ np.array([nx, ny], np.float32)
-        along = rot @ np.array([-ny, nx], np.float32)
-        inset = size * glass.uniform(0.3, 0.45)
-        side_value = int(glass.integers(1, 7))
-        for px, py in PIP_LAYOUT[side_value]:
-            p = centre + normal * (inset + py * size * 0.04) + along * px * spread
-            axes = (max(int(round(pip_r * 16)), 1), max(int(round(pip_r * 0.4 * 16)), 1))
-            ang = math.degrees(math.atan2(along[1], along[0]))
-            cv2.ellipse(ghost, (int(round(p[0] * 16)), int(round(p[1] * 16))), axes, ang, 0, 360,
-                        glass.uniform(0.4, 0.8), -1, cv2.LINE_AA, 4)
-    ghost = cv2.GaussianBlur(ghost, (0, 0), max(size * glass.uniform(0.02, 0.06), 0.5))
-    strength = glass.uniform(0.25, 0.65)
-    patch[:] = patch * (1.0 - strength * ghost[..., None]) + pip * (strength * ghost[..., None])
-    if glass.random() < 0.6:
-        shine = np.zeros(patch.shape[:2], np.float32)
-        p = centre + (glass.uniform(-0.3, 0.3, 2) * size).astype(np.float32)
-        axes = (max(int(size * glass.uniform(0.08, 0.3) * 16), 1), max(int(size * glass.uniform(0.03, 0.1) * 16), 1))
-        cv2.ellipse(shine, (int(round(p[0] * 16)), int(round(p[1] * 16))), axes, float(glass.uniform(0, 180)),
-                    0, 360, 1.0, -1, cv2.LINE_AA, 4)
-        shine = cv2.GaussianBlur(shine, (0, 0), max(size * 0.03, 0.5))
-        patch[:] = patch + (255.0 - patch) * (glass.uniform(0.3, 0.8) * shine[..., None])
 
 
 def _draw_side_pips(
@@ -292,21 +227,15 @@ def _place(rng: np.random.Generator, occupied: np.ndarray, size: float, margin: 
 def render_scene(
     seed: int, width: int = 640, height: int = 480, n_dice: int | None = None,
     die_px: tuple[float, float] = (26.0, 80.0), tilt: tuple[float, float] = (0.0, 0.18),
-    translucent: float = 0.0,
 ) -> Scene:
     """Render a random scene of dice.
 
     ``n_dice`` defaults to a random 1-12; ``die_px`` is the range of die sizes in output
     pixels; ``tilt`` the range of the camera's lean (0: straight down; the more, the more
-    of the sides of dice away from the camera shows). ``translucent`` is the share of
-    scenes (0-1) with translucent dice in them (about half of their dice), whose hidden
-    pips show through the body. Deterministic: the same arguments give the same picture
-    and labels, and a scene without translucent dice is the same at any ``translucent``.
+    of the sides of dice away from the camera shows). Deterministic: the same arguments
+    give the same picture and labels.
     """
     rng = np.random.default_rng(seed)
-    # its own generator, so that the other dice of a scene do not change with the share
-    glass = np.random.default_rng([seed, 1]) if translucent > 0 else None
-    glass_share = 0.5 if glass is not None and glass.random() < translucent else 0.0
     ss = SUPERSAMPLE
     w, h = width * ss, height * ss
     img = _background(rng, h, w)
@@ -338,8 +267,7 @@ def render_scene(
     shadows = cv2.GaussianBlur(shadows, (k, k), 0)
     img *= (1.0 - rng.uniform(0.1, 0.4) * shadows)[..., None]
     for c, size, angle, value, lift in placed:
-        clear = glass if glass is not None and glass.random() < glass_share else None
-        dice.append((value, _draw_die(rng, img, shade, c, size, angle, value, lift, clear)))
+        dice.append((value, _draw_die(rng, img, shade, c, size, angle, value, lift)))
     # the camera: a perspective warp, light falling off across the frame, blur, noise, JPEG
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     jitter = rng.uniform(-1, 1, (4, 2)).astype(np.float32) * np.array([w, h], np.float32) * rng.uniform(0, 0.08)

@@ -65,14 +65,10 @@ def load_real(dataset: Path) -> list[Picture]:
     return out
 
 
-def load_synthetic(count: int, seed: int, cache: Path | None, translucent: float = 0.0) -> list[Picture]:
-    """``count`` rendered scenes from seeds ``seed .. seed+count-1`` (cached as .npz).
-
-    ``translucent`` is the share of scenes with see-through dice (``render_scene``).
-    """
+def load_synthetic(count: int, seed: int, cache: Path | None) -> list[Picture]:
+    """``count`` rendered scenes from seeds ``seed .. seed+count-1`` (cached as .npz)."""
     if cache is not None:
-        glass = f"-t{translucent:g}" if translucent > 0 else ""
-        path = cache / f"synthetic-v{RENDER_VERSION}-{seed}-{count}{glass}.npz"
+        path = cache / f"synthetic-v{RENDER_VERSION}-{seed}-{count}.npz"
         if path.exists():
             z = np.load(path, allow_pickle=True)
             return list(z["pictures"])
@@ -81,8 +77,7 @@ def load_synthetic(count: int, seed: int, cache: Path | None, translucent: float
     for i in range(count):
         w, h = (640, 640) if rng.random() < 0.5 else (640, 480)
         n = int(rng.integers(1, 26)) if rng.random() < 0.3 else None
-        scene = render_scene(seed + i, width=w, height=h, n_dice=n, die_px=(22.0, 90.0),
-                             translucent=translucent)
+        scene = render_scene(seed + i, width=w, height=h, n_dice=n, die_px=(22.0, 90.0))
         boxes = np.array([d.box for d in scene.dice], np.float32).reshape(-1, 4)
         out.append(Picture(f"syn_{seed + i}", "syn", scene.image, boxes[:, :2] + boxes[:, 2:] / 2,
                            boxes[:, 2:].copy(), np.array([d.value for d in scene.dice], np.int64)))

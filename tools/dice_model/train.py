@@ -283,8 +283,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="folder for the .onnx files")
     ap.add_argument("--synthetic", type=int, default=600, help="synthetic scenes to render")
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
-    ap.add_argument("--translucent", type=float, default=0.0,
-                    help="share of rendered scenes with see-through dice (0-1)")
     ap.add_argument("--finder-epochs", type=int, default=72)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
     ap.add_argument("--face-epochs", type=int, default=32,
@@ -312,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         fold = folds(real, args.folds)
         test = [p for p, f in zip(real, fold) if f == args.fold]
         real = [p for p, f in zip(real, fold) if f != args.fold]
-    syn = load_synthetic(args.synthetic, 100_000, args.cache, args.translucent)
+    syn = load_synthetic(args.synthetic, 100_000, args.cache)
     pics = real + syn
     # half of the finder's pictures are real photos, half renders
     weights = np.array([0.5 / len(real)] * len(real) + [0.5 / max(len(syn), 1)] * len(syn))
