@@ -53,6 +53,8 @@ from companion.vision.reader import (  # noqa: E402
 
 log = logging.getLogger("train")
 TRAIN_SIDE = 256  # the finder trains on square cuts; it is fully convolutional
+#: Times each real die is listed for the face reader (a rendered die: once); the shipped recipe.
+REAL_REPEAT = 6
 
 
 # ------------------------------------------------------------------------- finder ---------
@@ -225,7 +227,7 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.
 
 
 def train_faces(pics: list[Picture], finder: cv2.dnn.Net, epochs: int, seed: int,
-                real_repeat: int = 6, stem: str = SHIPPED_STEM) -> FaceReader:
+                real_repeat: int = REAL_REPEAT, stem: str = SHIPPED_STEM) -> FaceReader:
     """Train the face reader on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
@@ -287,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
     ap.add_argument("--face-epochs", type=int, default=32,
                     help="0: train only the finder, keeping the face readers already in --out")
-    ap.add_argument("--real-repeat", type=int, default=6,
+    ap.add_argument("--real-repeat", type=int, default=REAL_REPEAT,
                     help="times each real die is listed for the face reader (renders: once)")
     ap.add_argument("--second-face", action=argparse.BooleanOptionalAction, default=True,
                     help="also train the second face reader (next seed), asked about doubtful dice")
