@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-from companion.errors import PurserError
+from companion.errors import ExitCode, PurserError
 
 FACES = range(1, 7)
 
@@ -24,6 +24,8 @@ FACES = range(1, 7)
 class OddsError(PurserError, ValueError):
     """A question about odds that has no answer: a die face outside 1-6, more own dice than
     dice on the table, a bid on no dice."""
+
+    exit_code = ExitCode.USAGE
 
 
 @dataclass(frozen=True)

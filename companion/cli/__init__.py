@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
-from companion.errors import PurserError
+from companion.errors import ExitCode, PurserError
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +32,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.cli.advise_cmd",
 )
 
-#: Exit codes: 0 success, 1 a Purser error (bad input, refused database, no hardware),
-#: 2 a usage error (argparse's own), 130 interrupted.
-EXIT_ERROR = 1
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,9 +66,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(func(args) or 0)
     except PurserError as exc:
         print(f"purser: {exc}", file=sys.stderr)
-        return EXIT_ERROR
+        return int(exc.exit_code)
     except KeyboardInterrupt:
-        return 130
+        return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:  # the reader went away (`purser games | head`): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from companion.errors import PurserError
+from companion.errors import ExitCode, PurserError
 
 Action = Mapping[str, Any]
 Event = dict[str, Any]
@@ -31,9 +31,13 @@ Event = dict[str, Any]
 class IllegalAction(PurserError, ValueError):
     """An action the rules do not allow now; the message says why in table language."""
 
+    exit_code = ExitCode.ILLEGAL
+
 
 class ConfigError(PurserError, ValueError):
     """A house-rule setting that does not exist or has a value it cannot take."""
+
+    exit_code = ExitCode.USAGE
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
 """The balance's exception tree: one root, one kind per way a weighing can fail."""
 
-from companion.errors import PurserError
+from companion.errors import ExitCode, PurserError
 
 
 class ScaleError(PurserError):
     """Anything that stops the balance giving a trustworthy weight."""
+
+    exit_code = ExitCode.HARDWARE
 
 
 class ScaleTimeout(ScaleError, TimeoutError):

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.errors import PurserError
+from companion.errors import ExitCode, PurserError
 from companion.games import find_game, resolve_config
 from companion.games.base import Event, Game, IllegalAction, Summary, check_players
 from companion.session.hardware import Hardware, needs_hardware
@@ -32,9 +32,13 @@ EXPORT_VERSION = 1
 class NothingToUndo(PurserError):
     """Undo or redo was asked for with nothing to undo or redo."""
 
+    exit_code = ExitCode.ILLEGAL
+
 
 class SessionDamaged(StoreError):
     """A stored journal no longer replays (an action in it is refused by the rules)."""
+
+    exit_code = ExitCode.DAMAGED
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """The database's exception tree."""
 
-from companion.errors import PurserError
+from companion.errors import ExitCode, PurserError
 
 
 class StoreError(PurserError):
@@ -12,6 +12,8 @@ class StoreRefused(StoreError):
 
     The file is never modified when this is raised.
     """
+
+    exit_code = ExitCode.DAMAGED
 
 
 class StoreCorrupt(StoreRefused):
@@ -25,6 +27,10 @@ class StoreTooNew(StoreRefused):
 class StoreConflict(StoreError):
     """Another window or process changed the same game at the same moment."""
 
+    exit_code = ExitCode.STALE
+
 
 class NotFound(StoreError, LookupError):
     """No game or player with that id or name."""
+
+    exit_code = ExitCode.NOT_FOUND

@@ -1,10 +1,12 @@
 """The dice camera's exception tree."""
 
-from companion.errors import PurserError
+from companion.errors import ExitCode, PurserError
 
 
 class VisionError(PurserError):
     """Anything that stops Purser reading dice (no camera, unreadable file, ...)."""
+
+    exit_code = ExitCode.HARDWARE
 
 
 class CameraNotFound(VisionError):

@@ -20,11 +20,14 @@ from typing import Any
 
 import numpy as np
 
+from companion.errors import ExitCode
 from companion.vision.errors import VisionError
 
 
 class BadLabels(VisionError, ValueError):
     """A labels file that cannot be read."""
+
+    exit_code = ExitCode.USAGE
 
 
 @dataclass(frozen=True)

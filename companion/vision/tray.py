@@ -12,11 +12,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.errors import ExitCode
 from companion.vision.errors import VisionError
 
 
 class BadTray(VisionError, ValueError):
     """A tray description that cannot be understood."""
+
+    exit_code = ExitCode.USAGE
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,10 @@ def test_box_advice_with_used_boxes(purser, cached):
 
 
 @pytest.mark.parametrize(
-    "args, words",
-    [(["chess", "--expected"], "no score sheet called 'chess'"),
-     (["yahtzee", "--rule", "joker=free"], "give --dice"),
-     (["yahtzee", "--dice", "1", "2", "3", "4", "9", "--rule", "joker=free"], "1 to 6")],
+    "args, words, code",
+    [(["chess", "--expected"], "no score sheet called 'chess'", 2),
+     (["yahtzee", "--rule", "joker=free"], "give --dice", 2),
+     (["yahtzee", "--dice", "1", "2", "3", "4", "9", "--rule", "joker=free"], "1 to 6", 3)],
 )
-def test_bad_requests_are_clear_errors(purser, cached, args, words):
-    assert words in purser.run("advise", *args, expect=1).stderr
+def test_bad_requests_are_clear_errors(purser, cached, args, words, code):
+    assert words in purser.run("advise", *args, expect=code).stderr

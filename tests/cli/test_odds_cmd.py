@@ -37,5 +37,5 @@ def test_odds_without_own_dice(purser):
     ],
 )
 def test_bad_questions_get_a_clear_error(purser, args, message):
-    result = purser.run("odds", *args, expect=1)
+    result = purser.run("odds", *args, expect=2)
     assert message in result.stderr and result.stdout == ""

@@ -42,8 +42,8 @@ def test_weigh_in_words(capsys):
         ("nonsense", "not a scale address"),
     ],
 )
-def test_weigh_failures_are_clear_and_exit_1(capsys, url, message):
-    assert main(["scale", "weigh", url, "--timeout", "2"]) == 1
+def test_weigh_failures_are_clear_and_exit_with_the_hardware_code(capsys, url, message):
+    assert main(["scale", "weigh", url, "--timeout", "2"]) == 7
     captured = capsys.readouterr()
     assert message in captured.err
     assert captured.out == ""
@@ -62,7 +62,7 @@ def test_tare_info_and_watch(capsys):
 
 
 def test_watch_refuses_a_missing_pan(capsys):
-    assert main(["scale", "watch", SIM, "--channel", "1", "--count", "1"]) == 1
+    assert main(["scale", "watch", SIM, "--channel", "1", "--count", "1"]) == 7
     assert "no pan 1" in capsys.readouterr().err
 
 
@@ -94,7 +94,7 @@ def test_calibrate_default_saves_in_the_data_folder(tmp_path, capsys):
     "masses, message", [("100,100", "list each mass once"), ("100,x", "grams separated by commas"), ("5000", "capacity")]
 )
 def test_calibrate_refuses_bad_masses(capsys, masses, message):
-    assert main(["calibrate", "scale", SIM, "--masses", masses, "--yes"]) == 1
+    assert main(["calibrate", "scale", SIM, "--masses", masses, "--yes"]) == 7
     assert message in capsys.readouterr().err
 
 
@@ -103,5 +103,5 @@ def test_the_real_command_line_exits_non_zero_without_a_weight(tmp_path):
         [sys.executable, "-m", "companion", "scale", "weigh", SIM + "&noise=5", "--timeout", "1", "--json"],
         capture_output=True, text=True, timeout=120,
     )
-    assert result.returncode == 1
+    assert result.returncode == 7
     assert "no steady weight" in result.stderr and result.stdout == ""

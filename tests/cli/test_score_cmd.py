@@ -48,17 +48,17 @@ def test_scuttles_and_cursed_rolls(capsys):
 
 
 @pytest.mark.parametrize(
-    "args, message",
+    "args, message, code",
     [
-        (["score", "chess", "1", "2", "3", "4", "5"], "no score sheet called 'chess'"),
-        (["score", "yacht", "1", "2", "3", "4"], "give 5 dice"),
-        (["score", "yacht", "1", "2", "3", "4", "7"], "1 to 6"),
-        (["score", "yacht", "1", "2", "3", "4", "5", "--used", "pool"], "no box called 'pool'"),
-        (["score", "yacht", "1", "2", "3", "4", "5", "--rule", "joker=free"], "no sheet setting 'joker'"),
+        (["score", "chess", "1", "2", "3", "4", "5"], "no score sheet called 'chess'", 2),
+        (["score", "yacht", "1", "2", "3", "4"], "give 5 dice", 3),
+        (["score", "yacht", "1", "2", "3", "4", "7"], "1 to 6", 3),
+        (["score", "yacht", "1", "2", "3", "4", "5", "--used", "pool"], "no box called 'pool'", 2),
+        (["score", "yacht", "1", "2", "3", "4", "5", "--rule", "joker=free"], "no sheet setting 'joker'", 2),
     ],
 )
-def test_bad_input_is_explained(capsys, args, message):
-    out, err = run(capsys, *args, expect=1)
+def test_bad_input_is_explained(capsys, args, message, code):
+    out, err = run(capsys, *args, expect=code)
     assert message in err and out == ""
 
 

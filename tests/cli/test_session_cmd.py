@@ -88,20 +88,20 @@ def test_export_and_import_round_trip(purser, tmp_path):
 
 
 def test_unknown_game_bad_rule_and_missing_session_are_clear_errors(purser):
-    r = purser.run("new", "chess", "--players", "A,B", expect=1)
+    r = purser.run("new", "chess", "--players", "A,B", expect=2)
     assert "does not know a game called 'chess'" in r.stderr
-    r = purser.run("new", "seven", "--players", "A,B", "--rule", "rounds=many", expect=1)
+    r = purser.run("new", "seven", "--players", "A,B", "--rule", "rounds=many", expect=2)
     assert "needs a whole number" in r.stderr
-    r = purser.run("new", "seven", "--players", "A,B", "--rule", "colour=red", expect=1)
+    r = purser.run("new", "seven", "--players", "A,B", "--rule", "colour=red", expect=2)
     assert "no house rule called 'colour'" in r.stderr
-    r = purser.run("show", "99", expect=1)
+    r = purser.run("show", "99", expect=8)
     assert "no game session 99" in r.stderr
 
 
 def test_a_corrupt_database_is_refused_and_left_untouched(purser):
     purser.db.write_bytes(b"this is not a database" * 20)
     before = purser.db.read_bytes()
-    r = purser.run("sessions", expect=1)
+    r = purser.run("sessions", expect=5)
     assert "not a Purser database" in r.stderr
     assert purser.db.read_bytes() == before
 

@@ -53,7 +53,7 @@ def test_read_reports_bad_files_and_goes_on(tmp_path):
 
 
 def test_read_refuses_a_bad_tray():
-    r = purser("read", str(sample_images()[0]), "--tray", "1,2,3", expect=1)
+    r = purser("read", str(sample_images()[0]), "--tray", "1,2,3", expect=2)
     assert "cannot read the tray" in r.stderr
 
 
@@ -76,7 +76,7 @@ def test_eval_with_no_labels(tmp_path):
 
 
 def test_eval_on_a_missing_folder(tmp_path):
-    r = purser("eval", str(tmp_path / "nowhere"), expect=1)
+    r = purser("eval", str(tmp_path / "nowhere"), expect=2)
     assert "cannot read the labels" in r.stderr
 
 
@@ -118,5 +118,5 @@ def test_watch_the_simulator_reads_each_roll():
 
 
 def test_watch_a_missing_camera():
-    r = purser("watch", "--camera", "cv://57", expect=1)
+    r = purser("watch", "--camera", "cv://57", expect=7)
     assert "no camera 57" in r.stderr
