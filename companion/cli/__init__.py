@@ -65,10 +65,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(func(args) or 0)
     except PurserError as exc:
-        print(f"purser: {exc}", file=sys.stderr)
+        _one_line(str(exc))
         return int(exc.exit_code)
     except KeyboardInterrupt:
         return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:  # the reader went away (`purser games | head`): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0
+    except OSError as exc:  # the terminal or a pipe failed under us
+        _one_line(f"could not finish: {exc.strerror or exc}")
+        return int(ExitCode.ERROR)
+    except Exception as exc:  # a defect: still one line, the details in the log with -vv
+        log.debug("unexpected failure", exc_info=True)
+        _one_line(f"unexpected failure ({type(exc).__name__}: {str(exc)[:200]}); run with -vv for details")
+        return int(ExitCode.ERROR)
+
+
+def _one_line(message: str) -> None:
+    """``purser: MESSAGE`` on stderr as a single line, whatever the message holds."""
+    text = " ".join(message.split())
+    try:
+        sys.stderr.write(f"purser: {text}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
