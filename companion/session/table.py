@@ -241,7 +241,11 @@ class TableSession:
         clean = check_action(self.game, action)
         if needs_hardware(clean):
             raise IllegalAction(f'take the measurement first: this action asks for the {clean["from"]!r} (resolve it)')
-        new_state, events = self.game.apply(self.state, clean)
+        try:
+            new_state, events = self.game.apply(self.state, clean)
+        except IllegalAction:
+            self._check_current()  # judged on an old view of the game? say that instead
+            raise
         try:
             json.dumps(events)  # an engine must only produce JSON-ready events
         except (TypeError, ValueError) as exc:
@@ -271,6 +275,7 @@ class TableSession:
             StaleWrite, StoreError: as for :meth:`apply`.
         """
         if not self.can_undo:
+            self._check_current()
             raise NothingToUndo("there is nothing to undo")
         self._move_to(self._cursor - 1)
         return HistoryEntry(self._cursor + 1, self._journal[self._cursor], self._events[self._cursor], True)
@@ -283,6 +288,7 @@ class TableSession:
             StaleWrite, StoreError: as for :meth:`apply`.
         """
         if not self.can_redo:
+            self._check_current()
             raise NothingToUndo("there is nothing to redo")
         self._move_to(self._cursor + 1)
         return HistoryEntry(self._cursor, self._journal[self._cursor - 1], self._events[self._cursor - 1], False)
@@ -294,6 +300,14 @@ class TableSession:
             finished = self._record_finish(summary)
         self._cursor = cursor
         self._finished = finished
+
+    def _check_current(self) -> None:
+        """Raise :class:`StaleWrite` (after reloading) if the game moved on since it was read."""
+        try:
+            self.store.check_head(self.id, self.head)
+        except StaleWrite:
+            self.reload()
+            raise
 
     @contextmanager
     def _writing(self) -> Iterator[None]:

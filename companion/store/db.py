@@ -132,11 +132,24 @@ def _error_name(exc: sqlite3.Error) -> str:
     return str(getattr(exc, "sqlite_errorname", "") or "")
 
 
+#: Below this many free bytes, an input/output error on the database's disk is a full disk.
+_NEARLY_FULL = 256 * 1024
+
+
+def _disk_nearly_full(path: Path) -> bool:
+    try:
+        stats = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return stats.f_bavail * stats.f_frsize < _NEARLY_FULL
+
+
 def translate(exc: sqlite3.Error, path: Path) -> StoreError:
     """The :class:`StoreError` a SQLite error stands for, with a message for the user."""
     name = _error_name(exc)
     text = str(exc)
-    if name.startswith("SQLITE_FULL") or "full" in text:
+    full = name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")) and _disk_nearly_full(path)
+    if full or name.startswith("SQLITE_FULL") or "full" in text:
         return StorageFull(
             f"the disk holding {path} is full ({text}); nothing was saved. Free some space and try again."
         )
@@ -738,6 +751,19 @@ class Store:
             cursor,
             by,
         )
+
+    def check_head(self, session_id: int, head: str) -> None:
+        """Refuse, as a write would, if game ``session_id`` no longer stands at ``head`` (reads only).
+
+        Raises:
+            StaleWrite: it moved on; the message says how.
+        """
+        try:
+            cursor, now_head, _ = self._head(self._conn, session_id)
+            if now_head != head:
+                raise self._stale(self._conn, session_id, head, cursor)
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path) from exc
 
     def append_action(self, session_id: int, head: str, action: Mapping[str, Any]) -> JournalEntry:
         """Commit ``action`` right after the entry whose hash is ``head``, dropping any redo tail.
