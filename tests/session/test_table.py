@@ -36,7 +36,7 @@ def test_state_is_the_replay_of_the_journal(session):
 def test_an_illegal_action_is_refused_and_nothing_is_stored(session, store):
     session.apply(ROUND[0])
     before = session.state
-    with pytest.raises(IllegalAction, match="Cy's turn|Ben's turn"):
+    with pytest.raises(IllegalAction, match=r"Cy's turn|Ben's turn"):
         session.apply({"type": "play", "player": "Cy", "card": 5, "on": "hole"})
     assert session.state == before
     assert store.actions(session.id) == [ROUND[0]]
