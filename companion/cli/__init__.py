@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from companion import __version__
 from companion.errors import ExitCode, PurserError
@@ -34,9 +35,17 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose refusals are one line: what is wrong and where to look."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(int(ExitCode.USAGE), f"{self.prog}: {text[:300]} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the full argument parser with every registered sub-command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="purser",
         description="Purser referees pirate tabletop games: score sheets, rules, "
         "a booty balance and a dice camera.",

@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("game", help="which game (see `purser games`)")
     p.add_argument("--players", required=True, help="comma-separated names in seating order, e.g. Ana,Ben,Cy")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)")
-    p.add_argument("--seed", type=int,
+    p.add_argument("--seed", type=_seed,
                    help=f"seed for anything Purser draws at random, 0 to {MAX_INT} (default: random)")
     p.add_argument("--scale", metavar="URL",
                    help="the balance for this game (default auto://; sim:// for the built-in simulator)")
@@ -98,6 +98,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="a file written by `purser export` (- for stdin)")
     add_db_option(p)
     p.set_defaults(func=cmd_import)
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a whole number from 0 to 2**63 - 1."""
+    digits = text.strip()
+    if not digits.isdigit() or len(digits) > 19 or int(digits) > MAX_INT:
+        raise argparse.ArgumentTypeError(f"a seed must be a whole number from 0 to {MAX_INT}, not {text[:30]!r}")
+    return int(digits)
 
 
 def _session_args(p: argparse.ArgumentParser) -> None:
