@@ -33,8 +33,6 @@ from companion.store.errors import (
     NotFound,
     StaleWrite,
     StorageError,
-    StorageFull,
-    StoreBusy,
     StoreCorrupt,
     StoreError,
     StoreReadOnly,
@@ -44,6 +42,8 @@ from companion.store.errors import (
 from companion.store.journal import GENESIS, canonical, chain
 from companion.store.paths import data_dir
 from companion.store.schema import AFTER_STEPS, APPLICATION_ID, MIGRATIONS, PYTHON_STEPS, SCHEMA_VERSION
+from companion.store.sqlite_errors import error_name as _error_name
+from companion.store.sqlite_errors import translate
 
 log = logging.getLogger(__name__)
 
@@ -126,53 +126,6 @@ def _check_header(path: Path) -> None:
             f"{path} was written by a newer version of Purser (database version {user_version}, "
             f"this Purser understands up to {SCHEMA_VERSION}). It was left untouched; update Purser to open it."
         )
-
-
-def _error_name(exc: sqlite3.Error) -> str:
-    return str(getattr(exc, "sqlite_errorname", "") or "")
-
-
-#: Below this many free bytes, an input/output error on the database's disk is a full disk.
-_NEARLY_FULL = 256 * 1024
-
-
-def _disk_nearly_full(path: Path) -> bool:
-    try:
-        stats = os.statvfs(path.parent)
-    except OSError:
-        return False
-    return stats.f_bavail * stats.f_frsize < _NEARLY_FULL
-
-
-def translate(exc: sqlite3.Error, path: Path) -> StoreError:
-    """The :class:`StoreError` a SQLite error stands for, with a message for the user."""
-    name = _error_name(exc)
-    text = str(exc)
-    full = name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")) and _disk_nearly_full(path)
-    if full or name.startswith("SQLITE_FULL") or "full" in text:
-        return StorageFull(
-            f"the disk holding {path} is full ({text}); nothing was saved. Free some space and try again."
-        )
-    if name.startswith("SQLITE_READONLY") or "readonly" in text:
-        return StoreReadOnly(
-            f"{path} cannot be written: it or its folder is read-only ({text}); nothing was saved. "
-            "Make it writable or copy it somewhere writable and use --db."
-        )
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in text:
-        return StoreBusy(
-            f"{path} is busy in another window or process ({text}); nothing was saved. Try again in a moment."
-        )
-    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
-        return StoreCorrupt(
-            f"{path} is damaged ({text}). Nothing was saved; move it aside "
-            "(a copy may be recoverable with the sqlite3 tool's .recover) or choose another file with --db."
-        )
-    if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
-        return StorageError(
-            f"{path} could not be read or written ({text}); nothing was saved. "
-            "Check the disk and the file's permissions, then try again."
-        )
-    return StoreError(f"the database {path} failed ({text}); nothing was saved")
 
 
 def _loads(text: Any) -> Any:
