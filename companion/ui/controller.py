@@ -6,7 +6,10 @@ send actions through :meth:`GameController.act`: an action that asks for a measu
 (``"from": "scale" | "camera"``) is measured on the hardware thread first; then it is
 applied and committed by the session on the UI thread (the store's connection lives
 there), and only after the commit do the properties change, so nothing shown is unsaved.
-Refusals (an illegal move, no stable weight) become :attr:`message`, never exceptions.
+Refusals (an illegal move, no stable weight) become :attr:`message`, never exceptions. When
+another window or device changed the game first, nothing is saved: the screens are
+refreshed to the game as it now stands (offering its legal actions) and the message says
+what changed.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from companion.errors import PurserError
 from companion.games.base import IllegalAction, Summary
 from companion.session import NothingToUndo, TableSession
 from companion.session.hardware import needs_hardware
-from companion.store import StoreError
+from companion.store import StaleWrite, StoreError
 from companion.ui.hardware import HardwareService
 
 log = logging.getLogger(__name__)
@@ -127,6 +130,9 @@ class GameController(EventDispatcher):
     def _commit(self, action: Mapping[str, Any]) -> bool:
         try:
             events = self.session.apply(action)
+        except StaleWrite as exc:
+            self._changed_elsewhere(exc)
+            return False
         except IllegalAction as exc:
             self.say(str(exc), "error")
             return False
@@ -155,6 +161,9 @@ class GameController(EventDispatcher):
         except NothingToUndo as exc:
             self.say(str(exc).capitalize() + ".", "error")
             return False
+        except StaleWrite as exc:
+            self._changed_elsewhere(exc)
+            return False
         except StoreError as exc:
             self.say(f"Not saved: {exc}", "error")
             return False
@@ -162,6 +171,12 @@ class GameController(EventDispatcher):
         self.say(f"{verb}: {entry.text}" if entry.text else f"{verb}.", "info")
         self.refresh()
         return True
+
+    def _changed_elsewhere(self, exc: StaleWrite) -> None:
+        """Another device wrote first: the session has re-read the game; show it and say why."""
+        self.last_events = []
+        self.refresh()
+        self.say(f"Not saved: {exc}", "error")
 
     def say(self, text: str, kind: str) -> None:
         """Show ``text`` in the message line; ``kind`` is "error", "info" or ""."""
