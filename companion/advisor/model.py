@@ -151,8 +151,9 @@ def stored_states(model: Model, rep: np.ndarray) -> tuple[np.ndarray, np.ndarray
             pairs_src.append(((m * model.n_up + r) * model.n_five + five) * model.n_zero + zero)
     reachable = np.concatenate(pairs_all)
     source = np.concatenate(pairs_src)
-    kept = np.unique(source)
-    return kept, np.stack([reachable, source])
+    is_kept = np.zeros(model.n_states, dtype=bool)
+    is_kept[source] = True
+    return np.flatnonzero(is_kept), np.stack([reachable, source])
 
 
 def build_model(sheet: Sheet) -> Model:
