@@ -180,7 +180,11 @@ def tap(widget: Any) -> None:
     pump(2)
     if uid is not None:
         widget.unbind_uid("on_press", uid)
-        assert pressed, f"the tap at {x:.0f},{y:.0f} missed {widget.__class__.__name__} {getattr(widget, 'text', '')!r}"
+        if not pressed:
+            wx, wy = widget.to_window(*widget.pos)
+            raise AssertionError(f"the tap at {x:.0f},{y:.0f} missed {widget.__class__.__name__} "
+                                 f"{getattr(widget, 'text', '')!r} (now at {wx:.0f},{wy:.0f} {widget.width:.0f}x"
+                                 f"{widget.height:.0f})")
 
 
 def wait_for(root: Any, timeout: float = 15.0, **props: Any) -> Any:
@@ -248,3 +252,79 @@ def environment_ready() -> None:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+
+
+def _in_scrollview(widget: Any) -> Any:
+    from kivy.uix.scrollview import ScrollView
+
+    w = widget.parent
+    while w is not None and w is not w.parent:
+        if isinstance(w, ScrollView):
+            return w
+        w = w.parent
+    return None
+
+
+def _off_slide(widget: Any) -> bool:
+    """Whether ``widget`` sits on a carousel page that is not shown."""
+    from kivy.uix.carousel import Carousel
+
+    node, child = widget.parent, widget
+    while node is not None and node is not node.parent:
+        if isinstance(node, Carousel):
+            return child is not node.current_slide and child.parent is not node.current_slide \
+                and node.current_slide not in (child, getattr(child, "parent", None))
+        child, node = node, node.parent
+    return False
+
+
+def outside_parent(root: Any, slack: float = 1.0) -> list[str]:
+    """Visible widgets under ``root`` that stick out of their parent's box (inside a
+    scrolling list, only sideways out of the list): one line per widget."""
+    from kivy.uix.scrollview import ScrollView
+
+    problems = []
+    for w in walk(root):
+        parent = w.parent
+        if parent is None or parent is w or w is root or not visible(w) or _off_slide(w):
+            continue
+        if isinstance(parent, ScrollView):
+            continue  # the scrolled content is meant to be taller than its view
+        x, y = w.to_window(*w.pos)
+        px, py = parent.to_window(*parent.pos)
+        holder = _in_scrollview(w)
+        what = f"{type(w).__name__} {str(getattr(w, 'text', ''))[:30]!r} in {type(parent).__name__}"
+        if holder is not None:
+            hx, _ = holder.to_window(*holder.pos)
+            if x < hx - slack or x + w.width > hx + holder.width + slack:
+                problems.append(f"{what}: sticks out of its list sideways")
+            continue
+        if (x < px - slack or y < py - slack or x + w.width > px + parent.width + slack
+                or y + w.height > py + parent.height + slack):
+            problems.append(f"{what}: {x:.0f},{y:.0f} {w.width:.0f}x{w.height:.0f} outside "
+                            f"{px:.0f},{py:.0f} {parent.width:.0f}x{parent.height:.0f}")
+    return problems
+
+
+def is_elided(label: Any) -> bool:
+    """Whether a label cuts its text short ("Ace...igh") or wraps it past its box."""
+    from kivy.core.text import Label as CoreLabel
+
+    text = getattr(label, "text", "")
+    if not text or not visible(label):
+        return False
+    width = label.text_size[0] if label.text_size and label.text_size[0] else None
+    if getattr(label, "shorten", False) and width:
+        if label.markup:
+            from kivy.core.text.markup import MarkupLabel as CoreLabel
+        core = CoreLabel(text=text, font_size=label.font_size, bold=label.bold, font_name=label.font_name)
+        core.refresh()
+        return core.content_width > width + 1
+    return False
+
+
+def elided(root: Any) -> list[str]:
+    """Every visible label under ``root`` whose text is cut short."""
+    from kivy.uix.label import Label
+
+    return [f"{type(w).__name__} {w.text!r}" for w in walk(root) if isinstance(w, Label) and is_elided(w)]

@@ -63,13 +63,16 @@ def test_seating_order_is_the_order_players_are_tapped(home):
 
 def test_players_screen_shows_profiles_with_statistics(home):
     app = home
+    app.start_game("seven", ["Quin", "Rex"], {}, seed=3)  # one game in play, of its own
+    app.go_home()
+    kd.pump()
     kd.tap_key(app.root, "nav:players")
     screen = app.manager.current_screen
     kd.type_text(kd.find(screen, key="new_name"), "Newcomer")
     kd.tap_key(screen, "add_player")
-    text = kd.texts(screen)
-    assert "Newcomer" in text and "0 played, 0 finished, 0 won" in text
-    assert "Zed" in text and "1 played, 0 finished, 0 won" in text
+    newcomer = kd.find(screen, key="profile:Newcomer")
+    assert "0 played, 0 finished, 0 won" in kd.texts(newcomer)
+    assert "1 played, 0 finished, 0 won" in kd.texts(kd.find(screen, key="profile:Quin"))
 
 
 def test_a_finished_game_appears_in_past_games_with_its_winner(home):
@@ -79,6 +82,9 @@ def test_a_finished_game_appears_in_past_games_with_its_winner(home):
     screen = app.manager.current_screen
     kd.tap_key(screen, "play:7:hole")  # Pat plays the last card: out first, the round and game end
     assert app.controller.summary.over
+    assert app.manager.current == "over"  # the result, with what to do next
+    assert "Pat wins!" in kd.texts(app.manager.current_screen)
+    kd.tap_key(app.root, "over:game")
     assert "Game over: Pat won" in screen.ids.prompt.text
     kd.tap_key(app.root, "home")
     kd.tap_key(app.root, "nav:past")
@@ -86,4 +92,4 @@ def test_a_finished_game_appears_in_past_games_with_its_winner(home):
     assert "Won by Pat" in text
     kd.tap_key(app.root, "back")
     kd.tap_key(app.root, "nav:players")
-    assert "1 played, 1 finished, 1 won" in kd.texts(app.manager.current_screen)
+    assert "1 played, 1 finished, 1 won" in kd.texts(kd.find(app.manager.current_screen, key="profile:Pat"))

@@ -84,6 +84,10 @@ class SeizeScreen(GameScreen):
     rank = StringProperty("")
     revealing = ListProperty([])
 
+    def __init__(self, **kwargs: Any) -> None:
+        self._reveal_key: Any = None
+        super().__init__(**kwargs)
+
     def refresh(self) -> None:
         c = self.controller
         if c is None or c.summary is None:
@@ -112,9 +116,13 @@ class SeizeScreen(GameScreen):
         self._fill_table(d, s)
         waiting = d.get("waiting") or {}
         self.revealing = list(waiting.get("for", [])) if waiting.get("kind") == "reveal" else []
-        if self.seat not in self.revealing:
+        # A new reveal (another round or phase) starts with the first player the prompt names;
+        # last round's final revealer may still be listed, but is not the one to enter now.
+        reveal_key = (d.get("round"), phase)
+        if self.seat not in self.revealing or reveal_key != self._reveal_key:
             self.seat = self.revealing[0] if self.revealing else ""
             self.rank = ""
+        self._reveal_key = reveal_key
         self._fill_pad()
         self._fill_decisions(waiting)
         self.ids.rounds.text = "\n".join(round_line(r) for r in reversed(d.get("history", []))) or "No round finished yet."
