@@ -158,6 +158,18 @@ def _scroll_into_view(widget: Any) -> None:
         parent = parent.parent
 
 
+def _settle_screens() -> None:
+    """Let a screen change finish: a screen manager ignores touches while one runs."""
+    from kivy.app import App
+
+    app = App.get_running_app()
+    manager = getattr(app, "manager", None)
+    for _ in range(10):
+        if manager is None or not manager.transition.is_active:
+            return
+        pump(1)
+
+
 def tap(widget: Any) -> None:
     """Press and release ``widget`` with a simulated finger at its centre, through the window.
 
@@ -166,6 +178,7 @@ def tap(widget: Any) -> None:
     """
     from kivy.tests.common import UnitTestTouch
 
+    _settle_screens()
     assert not widget.disabled, f"{widget.__class__.__name__} {getattr(widget, 'text', '')!r} is disabled"
     _scroll_into_view(widget)
     from kivy.uix.behaviors import ButtonBehavior
@@ -181,10 +194,15 @@ def tap(widget: Any) -> None:
     if uid is not None:
         widget.unbind_uid("on_press", uid)
         if not pressed:
+            from kivy.base import EventLoop
+
+            takers = [f"{type(w).__name__}{' (disabled)' if w.disabled else ''}"
+                      for top in EventLoop.window.children for w in walk(top)
+                      if w is not widget and w.collide_point(*w.to_widget(x, y)) and visible(w) and w.disabled]
             wx, wy = widget.to_window(*widget.pos)
             raise AssertionError(f"the tap at {x:.0f},{y:.0f} missed {widget.__class__.__name__} "
                                  f"{getattr(widget, 'text', '')!r} (now at {wx:.0f},{wy:.0f} {widget.width:.0f}x"
-                                 f"{widget.height:.0f})")
+                                 f"{widget.height:.0f}; disabled widgets there: {takers})")
 
 
 def wait_for(root: Any, timeout: float = 15.0, **props: Any) -> Any:
@@ -328,3 +346,13 @@ def elided(root: Any) -> list[str]:
     from kivy.uix.label import Label
 
     return [f"{type(w).__name__} {w.text!r}" for w in walk(root) if isinstance(w, Label) and is_elided(w)]
+
+
+def find_open(**props: Any) -> Any:
+    """The one widget matching ``props`` in whatever is open over the app (a dialog, a panel)."""
+    from kivy.base import EventLoop
+
+    found = [w for top in EventLoop.window.children for w in walk(top) if _matches(w, props)]
+    if len(found) != 1:
+        raise AssertionError(f"expected one open widget {props}, found {len(found)}")
+    return found[0]

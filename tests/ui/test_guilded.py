@@ -137,6 +137,8 @@ def test_a_short_match_by_taps_to_a_vault_emptied_by_a_bounty(app, shots):
     before = c.session.cursor
     _tap_action(screen, type="attack", merc="m1", target="m2", **{"with": "melee"})
     assert c.summary.over
+    assert app.manager.current == "over"  # the result first
+    kd.tap_key(app.root, "over:game")
     assert not kd.find_all(screen, key="merc:m2")
     assert _board(screen, "Ben").vault_text == "Vault 0"
     assert _board(screen, "Ben").out_text == "Out: the Vault is empty"
@@ -145,7 +147,9 @@ def test_a_short_match_by_taps_to_a_vault_emptied_by_a_bounty(app, shots):
     assert not kd.find_all(screen.ids.actions, cls="PButton") and not kd.find_all(screen.ids.flow, cls="PButton")
     kd.shot(app, shots, "guilded-over")
 
-    # -- undo the attack: the Raider and Ben's Vault come back, the match is on again
+    # -- reopen (asked first), undo the attack: the Raider and Ben's Vault come back, the match is on again
+    kd.tap_key(app.root, "reopen")
+    kd.tap(kd.find_open(key="confirm:yes"))
     kd.tap_key(app.root, "undo")
     assert c.session.cursor == before
     assert _merc(screen, "m2").health_text == "3/3"

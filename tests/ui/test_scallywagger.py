@@ -36,3 +36,31 @@ def test_a_turn_of_scallywagger(app, shots):
     assert c.summary.detail["token"] == "Ben"
     kd.tap_key(app.root, "undo")
     assert c.summary.detail["phase"] == "draw"
+
+
+def test_every_bid_shows_its_exact_odds(app):
+    from fractions import Fraction
+    from math import comb
+
+    app.start_game("scallywagger", ["Ana", "Ben"], {"wild_ones": True}, seed=2)
+    kd.pump()
+    screen = app.manager.current_screen
+    c = app.controller
+    kd.tap_key(screen, "first_captain:Ana:")
+    dice = c.summary.detail["dice_on_table"]
+
+    def at_least(q: int, p: Fraction) -> float:  # an independent binomial tail
+        return float(sum(comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(q, dice + 1)))
+
+    kd.tap_key(screen, "face:4")
+    for button in kd.find_all(screen.ids.quantities, cls="PButton"):
+        q = button.action["quantity"]
+        shown = f"{at_least(q, Fraction(2, 6)) * 100:.0f} %"  # wild ones: a 1 counts for a 4
+        p = at_least(q, Fraction(2, 6))
+        if 0 < p < 0.005:
+            shown = "< 1 %"
+        elif 0.995 < p < 1:
+            shown = "> 99 %"
+        assert shown in button.text, (q, button.text)
+    kd.tap_key(screen, "bid:3:4")
+    assert f"{at_least(3, Fraction(2, 6)) * 100:.0f} % likely true" in screen.ids.bid_odds.text

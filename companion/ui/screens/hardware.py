@@ -36,8 +36,11 @@ def address_text(url: str, info: dict[str, Any]) -> str:
 
 
 def grams_text(grams: float | None) -> str:
-    """A live reading: "123.4 g", or a dash when there is none."""
-    return "-" if grams is None else f"{grams:,.1f} g"
+    """A live reading: "123.4 g" (never "-0.0 g"), or "waiting" while there is none yet."""
+    if grams is None:
+        return "waiting..."
+    shown = round(grams, 1)
+    return f"{0.0 if shown == 0 else shown:,.1f} g"
 
 
 def dice_text(detections: Any) -> str:

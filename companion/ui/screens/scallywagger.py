@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kivy.metrics import dp
-from kivy.properties import NumericProperty, StringProperty
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.widgets import dice_view, gamebar, table  # noqa: F401  (kv classes)
@@ -31,14 +31,41 @@ def bid_text(bid: Mapping[str, Any] | None) -> str:
     return f"{words} {bid['face']}s ({bid['player']})"
 
 
+def chance(dice: int, quantity: int, face: int, wild_ones: bool) -> tuple[float, float] | None:
+    """The exact chance, seen from the table (no die known), that at least ``quantity`` of
+    ``dice`` count for ``face``, and that exactly that many do (a Parlay); None when it has no
+    answer (no dice)."""
+    from companion.advisor.odds import OddsError, bid_odds
+
+    try:
+        odds = bid_odds(dice, quantity, face, (), wild_ones)
+    except OddsError:
+        return None
+    return float(odds.at_least), float(odds.exact)
+
+
+def percent(p: float) -> str:
+    """"62 %", "< 1 %", "> 99 %"."""
+    if 0 < p < 0.005:
+        return "< 1 %"
+    if 0.995 < p < 1:
+        return "> 99 %"
+    return f"{p * 100:.0f} %"
+
+
 class ScallywaggerScreen(GameScreen):
     """Bidding, challenges and the reveal for Scallywagger."""
 
     bid_words = StringProperty("")
+    bid_odds = StringProperty("")
+    #: The reveal is being counted: the camera preview shows.
+    reveal_shown = BooleanProperty(False)
     table_text = StringProperty("")
     face = NumericProperty(0)
 
     def __init__(self, **kwargs: Any) -> None:
+        self._dice = 0
+        self._wild = False
         super().__init__(**kwargs)
         self.uses_camera = True
 
@@ -51,6 +78,12 @@ class ScallywaggerScreen(GameScreen):
         self.title = str(c.game.TITLE)
         self.prompt = s.prompt
         self.bid_words = bid_text(d.get("bid"))
+        self._dice = int(d.get("dice_on_table", 0) or 0)
+        self._wild = bool(c.session.config.get("wild_ones", False))
+        bid = d.get("bid")
+        odds = chance(self._dice, int(bid["quantity"]), int(bid["face"]), self._wild) if bid else None
+        self.bid_odds = (f"{percent(odds[0])} likely true, {percent(odds[1])} exactly right"
+                         f" (all {self._dice} dice unseen)") if odds else ""
         decks = d.get("decks", {})
         self.table_text = (f"{d.get('dice_on_table', 0)} dice on the table. Treasure deck "
                            f"{decks.get('treasure', {}).get('deck', 0)}, Adventure deck "
@@ -81,9 +114,13 @@ class ScallywaggerScreen(GameScreen):
             {"text": str(f), "value": f, "key": f"face:{f}", "state": "down" if f == self.face else "normal"}
             for f in faces], self._face_chip)
         quantities = [a for a in bids if int(a["face"]) == self.face]
-        fill_buttons(self.ids.quantities, [
-            {"text": f"{a['quantity']} x {a['face']}", "action": a, "key": f"bid:{a['quantity']}:{a['face']}",
-             "disabled": False} for a in quantities], lambda: self.new_action_button(height=dp(60)))
+        specs = []
+        for a in quantities:
+            odds = chance(self._dice, int(a["quantity"]), int(a["face"]), self._wild)
+            shown = f"\n[size={int(sp(15))}]{percent(odds[0])}[/size]" if odds else ""
+            specs.append({"text": f"{a['quantity']} x {a['face']}{shown}", "action": a, "markup": True,
+                          "key": f"bid:{a['quantity']}:{a['face']}", "disabled": False})
+        fill_buttons(self.ids.quantities, specs, lambda: self.new_action_button(height=dp(72)))
         self.ids.bid_pad.opacity = 1 if bids else 0
         self.ids.bid_pad.disabled = not bids
 
@@ -109,6 +146,7 @@ class ScallywaggerScreen(GameScreen):
 
     def _fill_reveal(self) -> None:
         reveals = self._legal("reveal")
+        self.reveal_shown = any("from" in a for a in reveals)
         specs = []
         for a in reveals:
             if "from" in a:

@@ -29,7 +29,7 @@ def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], no_text: st
     yes = PButton(text=yes_text, key="confirm:yes", role="primary")
 
     def answer(accepted: bool) -> None:
-        view.dismiss()
+        view.dismiss(animation=False)
         if accepted:
             on_yes()
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.recycleview import RecycleView
 
@@ -128,16 +129,30 @@ class HistoryPanel(RecycleView):
             return
         self.data = [
             {"text": f"{e.seq}. {e.text or e.action.get('type', '')}" + ("  (undone)" if e.undone else ""),
-             "undone": e.undone}
+             "undone": e.undone, "seq": e.seq, "panel": self}
             for e in reversed(history)
         ]
 
+    def open_entry(self, seq: int) -> Any:
+        """Show how the game stood after move ``seq`` (replayed; nothing changes)."""
+        from companion.ui.widgets.moment import show_moment
 
-class HistoryLine(BoxLayout):
-    """One line of the history list."""
+        if self._bound is None:
+            return None
+        return show_moment(self._bound, seq)
+
+
+class HistoryLine(ButtonBehavior, BoxLayout):
+    """One line of the history list; tapping it shows the game as it stood after that move."""
 
     text = StringProperty("")
     undone = BooleanProperty(False)
+    seq = NumericProperty(0)
+    panel = ObjectProperty(None, allownone=True)
+
+    def on_release(self) -> None:
+        if self.panel is not None and self.seq:
+            self.panel.open_entry(int(self.seq))
 
 
 class MessageBar(BoxLayout):

@@ -134,6 +134,18 @@ def line_chart(series: Mapping[str, Sequence[tuple[float, float]]], seating: Seq
     return draw
 
 
+def zoom_range(rows: Sequence[Mapping[str, Any]]) -> tuple[float, float] | None:
+    """The x range an interval chart shows: every value with its whiskers, and a margin of
+    15 % of that span (at least 0.05), so weights a few hundredths apart stand apart."""
+    shown = [r for r in rows if r.get("value") is not None]
+    if not shown:
+        return None
+    lo = min(float(r["value"]) - float(r.get("spread", 0)) for r in shown)
+    hi = max(float(r["value"]) + float(r.get("spread", 0)) for r in shown)
+    pad = max((hi - lo) * 0.15, 0.05)
+    return lo - pad, hi + pad
+
+
 def interval_chart(rows: Sequence[Mapping[str, Any]], *, unit: str, title: str = "") -> Drawing:
     """A drawing: each row's ``value`` as a dot with whiskers at +-``spread``, on an axis zoomed
     to the range the values and whiskers cover (so close weights can be told apart).
@@ -148,8 +160,6 @@ def interval_chart(rows: Sequence[Mapping[str, Any]], *, unit: str, title: str =
         style_axes(ax, theme, font)
         shown = [r for r in rows if r.get("value") is not None]
         names = [str(r["name"]) for r in shown]
-        lows = [float(r["value"]) - float(r.get("spread", 0)) for r in shown]
-        highs = [float(r["value"]) + float(r.get("spread", 0)) for r in shown]
         for i, r in enumerate(shown):
             colour = {"winner": theme.good, "out": theme.muted}.get(str(r.get("state")), theme.accent)
             y = len(shown) - 1 - i
@@ -157,10 +167,9 @@ def interval_chart(rows: Sequence[Mapping[str, Any]], *, unit: str, title: str =
                         fmt="o", color=_rgb(colour), ecolor=_rgb(theme.text), elinewidth=2, capsize=8,
                         markersize=9)
         ax.set_yticks(range(len(shown)), list(reversed(names)))
-        if shown:
-            lo, hi = min(lows), max(highs)
-            pad = max((hi - lo) * 0.15, 0.05)
-            ax.set_xlim(lo - pad, hi + pad)
+        limits = zoom_range(shown)
+        if limits is not None:
+            ax.set_xlim(*limits)
             ax.set_ylim(-0.6, len(shown) - 0.4)
         ax.set_xlabel(unit, fontsize=font)
         ax.grid(axis="x", color=_rgb(theme.line), linewidth=0.6, alpha=0.6)
