@@ -60,10 +60,13 @@ GAME_SCREENS: dict[str, str] = {
 _WIDGET_KV = ("base", "banner", "gamebar", "table", "leaderboard", "sheet")
 
 def _load_kv(module_name: str) -> None:
-    """Load the .kv file that sits beside ``module_name`` (once)."""
+    """Load the .kv file that sits beside ``module_name`` (once), and those of the parts it
+    lists in ``KV_PARTS`` (a screen split into modules, each with its own kv)."""
     from kivy.lang import Builder
 
     module = importlib.import_module(module_name)
+    for part in getattr(module, "KV_PARTS", ()):
+        _load_kv(part)
     path = Path(module.__file__).with_suffix(".kv")  # type: ignore[arg-type]
     if path.exists() and str(path) not in Builder.files:
         Builder.load_file(str(path))

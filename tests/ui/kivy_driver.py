@@ -356,3 +356,35 @@ def find_open(**props: Any) -> Any:
     if len(found) != 1:
         raise AssertionError(f"expected one open widget {props}, found {len(found)}")
     return found[0]
+
+
+def set_window(size: tuple[int, int]) -> None:
+    """Resize the window and wait until the app is laid out at the new size."""
+    from kivy.app import App
+    from kivy.core.window import Window
+
+    Window.size = size
+    app = App.get_running_app()
+    wait_until(lambda: app is None or app.root is None or tuple(int(v) for v in app.root.size)[0] == size[0],
+               10, f"the window at {size[0]}x{size[1]}")
+    pump(3)
+
+
+def hidden_tap_takers(root: Any) -> list[str]:
+    """Disabled widgets inside a folded-away box (no width or height) that still have a size:
+    Kivy lets a disabled widget swallow every touch on its spot, seen or not. A box that
+    stops touches when hidden (the app's ``Fold``) makes them harmless."""
+    problems = []
+    for w in walk(root):
+        if not w.disabled or w.width <= 0 or w.height <= 0:
+            continue
+        node = w.parent
+        while node is not None and node is not node.parent:
+            if getattr(node, "shown", True) is False and type(node).__name__ == "Fold":
+                break  # touches stop here
+            if node.width <= 0 or node.height <= 0:
+                problems.append(f"{type(w).__name__} {str(getattr(w, 'text', ''))[:30]!r} is hidden in a folded "
+                                f"{type(node).__name__} but still takes taps on its spot")
+                break
+            node = node.parent
+    return problems

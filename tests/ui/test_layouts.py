@@ -117,8 +117,7 @@ def test_screen_fits(app, shots, name, orientation):
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
 
-    Window.size = SIZES[orientation]
-    kd.pump(2)
+    kd.set_window(SIZES[orientation])
     screen = _setup(app, name)
     kd.pump(4)
     assert app.manager.current == screen.name
@@ -140,9 +139,10 @@ def test_screen_fits(app, shots, name, orientation):
         if isinstance(w, ButtonBehavior) and min(w.width, w.height) < MIN_TARGET:
             problems.append(f"{type(w).__name__} {getattr(w, 'text', '')[:30]!r} is only {w.width:.0f}x{w.height:.0f}")
     problems += kd.outside_parent(app.root)
+    problems += kd.hidden_tap_takers(app.root)
     bar = kd.find_all(app.root, cls="GameBar")
     if bar:
         problems += [f"title cut short: {t}" for t in kd.elided(bar[0])]
     kd.shot(app, shots, f"layout-{name}-{orientation}")
-    Window.size = SIZES["landscape"]
+    kd.set_window(SIZES["landscape"])
     assert not problems, f"{name} ({orientation}):\n" + "\n".join(problems)

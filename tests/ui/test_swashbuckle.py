@@ -45,14 +45,10 @@ def _dice(screen) -> list[int]:
 
 
 @pytest.fixture
-def landscape():
-    from kivy.core.window import Window
-
-    Window.size = SIZES["landscape"]
-    kd.pump(2)
+def landscape(app):
+    kd.set_window(SIZES["landscape"])
     yield
-    Window.size = SIZES["landscape"]
-    kd.pump(2)
+    kd.set_window(SIZES["landscape"])
 
 
 def test_a_short_swashbuckle_match_by_taps(app, shots, landscape):
@@ -186,9 +182,8 @@ def test_the_sheet_reads_whole_at_any_table(app, players, orientation):
     names = ["Ana", "Ben", "Cy", "Dee", "Eve", "Fin"][:players]
     app.start_game("swashbuckle", names, {"who_starts": "seating"}, seed=1)
     app.controller.act({"type": "roll", "player": "Ana", "dice": [1, 2, 3, 4, 6]})
-    Window.size = SIZES[orientation]
+    kd.set_window(SIZES[orientation])
     try:
-        kd.pump(4)
         screen = app.manager.current_screen
         sheet = screen.ids.sheet
         assert kd.elided(sheet) == []
@@ -203,8 +198,7 @@ def test_the_sheet_reads_whole_at_any_table(app, players, orientation):
                 assert kd.visible(cell) and 0 <= x and x + cell.width <= width + 1 and 0 <= y < height
         assert kd.outside_parent(app.root) == []
     finally:
-        Window.size = SIZES["landscape"]
-        kd.pump(2)
+        kd.set_window(SIZES["landscape"])
 
 
 def test_dice_are_drawn_as_dice_at_their_size(app, landscape):

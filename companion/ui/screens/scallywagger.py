@@ -121,8 +121,7 @@ class ScallywaggerScreen(GameScreen):
             specs.append({"text": f"{a['quantity']} x {a['face']}{shown}", "action": a, "markup": True,
                           "key": f"bid:{a['quantity']}:{a['face']}", "disabled": False})
         fill_buttons(self.ids.quantities, specs, lambda: self.new_action_button(height=dp(72)))
-        self.ids.bid_pad.opacity = 1 if bids else 0
-        self.ids.bid_pad.disabled = not bids
+        self.ids.bid_pad.shown = bool(bids)
 
     def _face_chip(self) -> PToggle:
         chip = PToggle(group=f"scally-face-{id(self)}", allow_no_selection=False, height=dp(64), font_size=dp(30))

@@ -200,8 +200,7 @@ class SeizeScreen(GameScreen):
             {"text": f"{suit_markup(suit)} {words}", "markup": True, "key": f"suit:{suit}",
              "value": f"{self.rank}{suit}", "disabled": f"{self.rank}{suit}" not in legal_cards}
             for suit, words in SUITS], self._suit_button)
-        self.ids.pad.opacity = 1 if self.revealing else 0
-        self.ids.pad.disabled = not self.revealing
+        self.ids.pad.shown = bool(self.revealing)
 
     def _seat_chip(self) -> PToggle:
         chip = PToggle(group=f"seize-seat-{id(self)}", allow_no_selection=False)

@@ -97,6 +97,12 @@ class SwashbuckleScreen(GameScreen):
         app.hardware.bind(camera_state=self._camera_changed, has_frame=self._camera_changed)
         app.advice.bind(state=self._advice_changed, progress=self._advice_changed)
 
+    def on_controller(self, inst: Any, controller: Any) -> None:
+        # another game: the hint and the typing pad start off again
+        self.hint_on = False
+        self.typing = False
+        super().on_controller(inst, controller)
+
     # -- drawing ------------------------------------------------------------------------------
 
     def refresh(self) -> None:

@@ -116,8 +116,7 @@ class WeighOffScreen(GameScreen):
                 typed.add_widget(b)
         if not box.children and not c.summary.over:
             box.add_widget(PLabel(text="No weighing to do now.", role="muted"))
-        self.ids.typed_row.opacity = 1 if seen else 0
-        self.ids.typed_row.disabled = not seen
+        self.ids.typed_row.shown = bool(seen)
 
     def _fill_chart(self, wo: Mapping[str, Any]) -> None:
         from companion.ui.widgets.plot import interval_chart

@@ -106,6 +106,22 @@ class PInput(TextInput):
     key = StringProperty("")
 
 
+class Fold(BoxLayout):
+    """A box that folds away: with ``shown`` false it has no height, is not drawn, and no touch
+    reaches what it holds (a hidden button would otherwise still take the taps on its spot)."""
+
+    shown = BooleanProperty(True)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return bool(super().on_touch_down(touch)) if self.shown else False
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return bool(super().on_touch_move(touch)) if self.shown else False
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return bool(super().on_touch_up(touch)) if self.shown else False
+
+
 class Card(BoxLayout):
     """A raised panel that groups related things; ``key`` names it for screens and tests."""
 
