@@ -337,7 +337,9 @@ def is_elided(label: Any) -> bool:
             from kivy.core.text.markup import MarkupLabel as CoreLabel
         core = CoreLabel(text=text, font_size=label.font_size, bold=label.bold, font_name=label.font_name)
         core.refresh()
-        return core.content_width > width + 1
+        pad = list(label.padding) if isinstance(label.padding, list | tuple) else [label.padding] * 4
+        sides = (pad[0] + pad[2]) if len(pad) == 4 else 2 * pad[0]
+        return core.content_width > width - sides + 0.5
     return False
 
 

@@ -132,6 +132,12 @@ def test_calibration_wizard_on_the_simulator(app, shots):
     kd.tap_key(app.root, "back")
     kd.wait_until(lambda: app.hardware.scale_state == "ready" and "Calibrated" in app.manager.current_screen.ids.calibration.text,
                   60, "the new calibration on the hardware screen")
+    # leave the balance as the other tests expect it: its factory calibration
+    for path in saved:
+        path.unlink()
+    app.hardware.open_scale()
+    kd.wait_until(lambda: app.hardware.scale_state == "ready" and "Factory" in app.manager.current_screen.ids.calibration.text,
+                  60, "the factory calibration back")
 
 
 def test_calibration_refuses_bad_masses(app):
