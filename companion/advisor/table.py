@@ -39,10 +39,26 @@ Progress = Callable[[float], None]
 def kernel_args(model: Model) -> tuple:
     """The model's arrays and figures in the order the kernel functions take them."""
     return (
-        model.n_boxes, model.n_up, model.n_five, model.n_zero, model.upper_at, model.upper_bonus,
-        model.extra_bonus, model.mode, model.zeros_any, model.five_box, model.score, model.score_joker,
-        model.extra, model.qualifies, model.plunder, model.max_points, model.upper, model.scuttle,
-        model.upper_for_face, model.five_face,
+        model.n_boxes,
+        model.n_up,
+        model.n_five,
+        model.n_zero,
+        model.upper_at,
+        model.upper_bonus,
+        model.extra_bonus,
+        model.mode,
+        model.zeros_any,
+        model.five_box,
+        model.score,
+        model.score_joker,
+        model.extra,
+        model.qualifies,
+        model.plunder,
+        model.max_points,
+        model.upper,
+        model.scuttle,
+        model.upper_for_face,
+        model.five_face,
     )
 
 
@@ -155,8 +171,16 @@ def load_table(sheet: Sheet, progress: Progress | None = None, directory: Path |
     expected = float(full[model.index(0, 0, 0, 0)])
     packed = _pack(full, kept)
     data.parent.mkdir(parents=True, exist_ok=True)
-    meta = json.dumps({"sheet": sheet.name, "expected": expected, "seconds": seconds, "states": model.n_states,
-                       "stored": int(kept.size), "resolution": RESOLUTION})
+    meta = json.dumps(
+        {
+            "sheet": sheet.name,
+            "expected": expected,
+            "seconds": seconds,
+            "states": model.n_states,
+            "stored": int(kept.size),
+            "resolution": RESOLUTION,
+        }
+    )
     tmp = data.with_name(data.name + ".tmp")
     with open(tmp, "wb") as f:
         np.savez_compressed(f, values=packed, meta=np.array(meta))

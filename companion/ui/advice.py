@@ -82,8 +82,11 @@ class AdviceService(EventDispatcher):
         from companion.advisor.table import table_path
 
         cached = table_path(sheet).exists()
-        self.message = ("Loading the best-play table..." if cached else
-                        f"Working out the best play for {sheet.title} (once, then kept)...")
+        self.message = (
+            "Loading the best-play table..."
+            if cached
+            else f"Working out the best play for {sheet.title} (once, then kept)..."
+        )
         threading.Thread(target=self._build, args=(sheet, key), name="purser-advisor", daemon=True).start()
 
     def _build(self, sheet: Any, key: str) -> None:
@@ -92,7 +95,8 @@ class AdviceService(EventDispatcher):
                 import numba
 
                 # leave a core to the screen: the table is built while the game goes on
-                numba.set_num_threads(max(1, min(numba.config.NUMBA_NUM_THREADS, (os.cpu_count() or 2) - 1)))
+                most = int(getattr(numba.config, "NUMBA_NUM_THREADS", 1))
+                numba.set_num_threads(max(1, min(most, (os.cpu_count() or 2) - 1)))
             except (ImportError, ValueError):
                 pass
             from companion.advisor.dice import dice_space

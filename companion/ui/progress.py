@@ -30,8 +30,9 @@ def _clock(detail: Mapping[str, Any], move: int) -> tuple[str, float]:
     return "move", float(move)
 
 
-def score_progress(game: Any, config: Mapping[str, Any], players: Sequence[str], seed: int,
-                   actions: Sequence[Mapping[str, Any]]) -> Progress:
+def score_progress(
+    game: Any, config: Mapping[str, Any], players: Sequence[str], seed: int, actions: Sequence[Mapping[str, Any]]
+) -> Progress:
     """Scores along the journal ``actions`` (those in effect), one point per change.
 
     Raises:

@@ -91,7 +91,7 @@ def player_page(name: str, sessions: Iterable[Any]) -> PlayerPage:
 
 
 def percent(value: float | None) -> str:
-    """"67 %" ("-" when there is nothing to count)."""
+    """ "67 %" ("-" when there is nothing to count)."""
     return "-" if value is None else f"{value * 100:.0f} %"
 
 

@@ -27,8 +27,11 @@ def _options(screen) -> list[str]:
 def _sheet(screen, box: str, player: str) -> str:
     """The sheet's cell for ``box`` (a box key, or a footer row name) in ``player``'s column."""
     sheet = screen.ids.sheet
-    heads = [sheet.cell(f"head:{i}").text for i in range(len(screen.controller.summary.scores) * 6)
-             if sheet.cell(f"head:{i}") is not None]
+    heads = [
+        sheet.cell(f"head:{i}").text
+        for i in range(len(screen.controller.summary.scores) * 6)
+        if sheet.cell(f"head:{i}") is not None
+    ]
     col = heads.index(player)
     for key in (f"box:{box}:{col}", f"extra:{box}:{col}"):
         if sheet.cell(key) is not None:
@@ -105,9 +108,11 @@ def test_a_short_swashbuckle_match_by_taps(app, shots, landscape):
     session = c.session
     for _ in range(200):
         s = session.summary()
-        if s.over or (s.detail["turn"]["player"] == "Ben" and sum(
-                v is None for v in s.detail["pirates"]["Ben"]["columns"][0]["boxes"].values()) == 1
-                and not s.detail["turn"]["rolls"]):
+        if s.over or (
+            s.detail["turn"]["player"] == "Ben"
+            and sum(v is None for v in s.detail["pirates"]["Ben"]["columns"][0]["boxes"].values()) == 1
+            and not s.detail["turn"]["rolls"]
+        ):
             break
         legal = session.legal_actions()
         scores = [a for a in legal if a["type"] == "score"]
@@ -150,7 +155,7 @@ def test_a_short_swashbuckle_match_by_taps(app, shots, landscape):
     kd.tap_key(app.root, "home")
     kd.tap_key(app.root, "nav:players")
     text = kd.texts(app.manager.current_screen)
-    for player, title in titles.items():
+    for title in titles.values():
         if title:
             assert f"{title} (Swashbuckle)" in text
 
@@ -166,8 +171,10 @@ def test_who_starts_fits_under_the_game_bar(app, players, landscape):
     assert "Who starts?" in screen.prompt
     assert kd.outside_parent(app.root) == []
     bar = kd.find(app.root, cls="GameBar")
-    assert screen.ids.prompt.to_window(*screen.ids.prompt.pos)[1] + screen.ids.prompt.height <= \
-        bar.to_window(*bar.pos)[1] + 1
+    assert (
+        screen.ids.prompt.to_window(*screen.ids.prompt.pos)[1] + screen.ids.prompt.height
+        <= bar.to_window(*bar.pos)[1] + 1
+    )
     assert not screen.pad_shown and not kd.visible(screen.ids.read_dice)
     for name in names:
         kd.find(screen, key=f"rolloff:{name}:6")
@@ -195,7 +202,7 @@ def test_the_sheet_reads_whole_at_any_table(app, players, orientation):
             assert head.text == name and total.text == "0"
             for cell in (head, total):
                 x, y = cell.to_window(*cell.pos)
-                assert kd.visible(cell) and 0 <= x and x + cell.width <= width + 1 and 0 <= y < height
+                assert kd.visible(cell) and x >= 0 and x + cell.width <= width + 1 and 0 <= y < height
         assert kd.outside_parent(app.root) == []
     finally:
         kd.set_window(SIZES["landscape"])
@@ -246,8 +253,13 @@ def test_dice_read_by_the_camera_and_a_die_fixed_by_tapping_it(app, landscape):
     read = c.session.history()[-1].action["detections"]  # what the camera saw is in the journal
     if not (read["unsure"] or len(read["dice"]) != 5):  # read with confidence: force a doubt to fix
         c.undo()
-        c.act({"type": "roll", "player": "Cy", "detections": {
-            "dice": [dict(d, unsure=(i == 2)) for i, d in enumerate(read["dice"])], "unsure": 1}})
+        c.act(
+            {
+                "type": "roll",
+                "player": "Cy",
+                "detections": {"dice": [dict(d, unsure=(i == 2)) for i, d in enumerate(read["dice"])], "unsure": 1},
+            }
+        )
         kd.pump(2)
     assert screen.confirming and "confirm the dice" in screen.prompt
     assert "No dice rolled yet" not in kd.texts(screen)
@@ -258,8 +270,9 @@ def test_dice_read_by_the_camera_and_a_die_fixed_by_tapping_it(app, landscape):
     new_value = 6 if seen[target] != 6 else 1
     kd.tap_key(screen, f"die:{target}")
     assert screen.fix_text.startswith(f"Die {target + 1}: {seen[target]}")
+    assert kd.outside_parent(app.root) == [] and kd.elided(screen.ids.fix_row) == []
     kd.tap_key(screen, f"fix:{new_value}")
-    fixed = seen[:target] + [new_value] + seen[target + 1:]
+    fixed = [*seen[:target], new_value, *seen[target + 1 :]]
     while len(fixed) < 5:  # the camera missed a die: add it on the pad
         kd.tap_key(screen, "pad:3")
         fixed.append(3)
@@ -276,9 +289,17 @@ def test_dice_read_by_the_camera_and_a_die_fixed_by_tapping_it(app, landscape):
 def test_dice_the_reader_could_not_read_are_counted(app, landscape):
     app.start_game("swashbuckle", ["Cy"], {}, seed=2)
     c = app.controller
-    c.act({"type": "roll", "player": "Cy", "detections": {
-        "dice": [{"value": v, "box": [0, 0, 10, 10], "confidence": 0.9, "unsure": False} for v in (2, 3, 4)],
-        "unsure": 0, "unreadable": 2}})
+    c.act(
+        {
+            "type": "roll",
+            "player": "Cy",
+            "detections": {
+                "dice": [{"value": v, "box": [0, 0, 10, 10], "confidence": 0.9, "unsure": False} for v in (2, 3, 4)],
+                "unsure": 0,
+                "unreadable": 2,
+            },
+        }
+    )
     kd.pump(2)
     screen = app.manager.current_screen
     assert screen.confirming

@@ -44,8 +44,10 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.screens.guilded_actions import FormField
 from companion.ui.screens.guilded_board import PlayerBoard, clock_words, counts_text, loot_lines, merc_spec
-from companion.ui.screens.guilded_field import BattleField  # noqa: F401  (a kv class)
-from companion.ui.screens.guilded_field import TileKey
+from companion.ui.screens.guilded_field import (
+    BattleField,  # noqa: F401  (a kv class)
+    TileKey,
+)
 from companion.ui.screens.guilded_panel import ActionsPanel
 from companion.ui.screens.guilded_tiles import TileOffers
 from companion.ui.widgets import gamebar, table  # noqa: F401  (kv classes)
@@ -53,8 +55,12 @@ from companion.ui.widgets.table import Cell
 from companion.ui.words import key_text
 
 #: The kv files of the screen's parts, loaded with its own (``guilded.kv``).
-KV_PARTS = ("companion.ui.screens.guilded_board", "companion.ui.screens.guilded_actions",
-            "companion.ui.screens.guilded_field", "companion.ui.screens.guilded_deck")
+KV_PARTS = (
+    "companion.ui.screens.guilded_board",
+    "companion.ui.screens.guilded_actions",
+    "companion.ui.screens.guilded_field",
+    "companion.ui.screens.guilded_deck",
+)
 
 
 class GuildedScreen(ActionsPanel, TileOffers, GameScreen):
@@ -144,8 +150,11 @@ class GuildedScreen(ActionsPanel, TileOffers, GameScreen):
         self._names = {m["id"]: f"{m['name']} ({m['id']})" for m in d.get("mercenaries", [])}
         allows = d.get("allows") or []
         # in play the stepper and the turn line say whose turn and phase: the prompt says what it allows
-        self.prompt = "" if s.over else (s.prompt if d.get("stage") != "play" or not allows
-                                         else "; ".join(allows).capitalize() + ".")
+        self.prompt = (
+            ""
+            if s.over
+            else (s.prompt if d.get("stage") != "play" or not allows else "; ".join(allows).capitalize() + ".")
+        )
         self.reminder_text = "\n".join(d.get("reminders", []))
         self.result_text = self._result(s) if s.over else ""
         self.turn_text = self._turn_words(d, s)
@@ -164,8 +173,11 @@ class GuildedScreen(ActionsPanel, TileOffers, GameScreen):
 
     def _turn_words(self, d: Mapping[str, Any], s: Any) -> str:
         fmt = d.get("format", {})
-        match = f"{fmt.get('title', '')}, game {fmt.get('game', 1)} of up to {fmt.get('best_of', 1)}" \
-            if fmt.get("best_of", 1) > 1 else str(fmt.get("title", ""))
+        match = (
+            f"{fmt.get('title', '')}, game {fmt.get('game', 1)} of up to {fmt.get('best_of', 1)}"
+            if fmt.get("best_of", 1) > 1
+            else str(fmt.get("title", ""))
+        )
         stage = d.get("stage")
         if stage == "play":
             who = " and ".join(d.get("turn_players", []))
@@ -201,8 +213,10 @@ class GuildedScreen(ActionsPanel, TileOffers, GameScreen):
         if [b.name for b in self._boards] != names:
             holder.clear_widgets()
             self._boards = [PlayerBoard(name=name, key=f"board:{name}", screen=self) for name in names]
-            columns = [BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8), pos_hint={"top": 1})
-                       for _ in range(min(2, len(names)))]
+            columns = [
+                BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(8), pos_hint={"top": 1})
+                for _ in range(min(2, len(names)))
+            ]
             for column in columns:
                 column.bind(minimum_height=column.setter("height"), height=self._fit_boards)
                 holder.add_widget(column)

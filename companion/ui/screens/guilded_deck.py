@@ -33,14 +33,27 @@ class CardRow(BoxLayout):
         self.add_widget(self.name_input)
         group = f"deck-stars-{id(self)}"
         for n in STARS:
-            chip = PToggle(text="*" * n, group=group, allow_no_selection=False, size_hint_x=None, width=dp(62),
-                           key=f"deck:{self.row}:stars={n}", state="down" if n == stars else "normal")
+            chip = PToggle(
+                text="*" * n,
+                group=group,
+                allow_no_selection=False,
+                size_hint_x=None,
+                width=dp(62),
+                key=f"deck:{self.row}:stars={n}",
+                state="down" if n == stars else "normal",
+            )
             chip.bind(on_release=lambda _w, n=n: setattr(self, "stars", n))
             self.add_widget(chip)
         self.count_input: PInput | None = None
         if count is not None:
-            self.count_input = PInput(text=str(count), input_filter="int", halign="center", size_hint_x=None,
-                                      width=dp(80), key=f"deck:{self.row}:count")
+            self.count_input = PInput(
+                text=str(count),
+                input_filter="int",
+                halign="center",
+                size_hint_x=None,
+                width=dp(80),
+                key=f"deck:{self.row}:count",
+            )
             self.add_widget(self.count_input)
 
     def card(self) -> dict[str, Any]:
@@ -83,8 +96,9 @@ class DeckForm(BoxLayout):
         for key, words in EXTRA_CARDS.items():
             if isinstance(action.get(key), Mapping):
                 self.add_widget(PLabel(text=f"{words} (kept outside the deck)", role="heading"))
-                extra = CardRow("", int(action[key].get("stars", 3)), None,
-                                row=key, size_hint_y=None, height=dp(60), spacing=dp(4))
+                extra = CardRow(
+                    "", int(action[key].get("stars", 3)), None, row=key, size_hint_y=None, height=dp(60), spacing=dp(4)
+                )
                 extra.name_input.hint_text = f"the {words}'s name"
                 self.extra = (key, extra)
                 self.add_widget(extra)

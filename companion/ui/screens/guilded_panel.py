@@ -17,8 +17,21 @@ from typing import Any
 from kivy.metrics import dp
 
 from companion.ui.screens.guilded_actions import (
-    FLOW, GROUP_WORDS, GROUPS, NAMED_BY_VALUE, STEP_OVER, TILE_KINDS, FormField, action_key, build_field,
-    field_value, group_of, has_field, phrase, put_field, subject_of,
+    FLOW,
+    GROUP_WORDS,
+    GROUPS,
+    NAMED_BY_VALUE,
+    STEP_OVER,
+    TILE_KINDS,
+    FormField,
+    action_key,
+    build_field,
+    field_value,
+    group_of,
+    has_field,
+    phrase,
+    put_field,
+    subject_of,
 )
 from companion.ui.screens.guilded_board import tile_words
 from companion.ui.screens.guilded_deck import DeckForm
@@ -63,10 +76,11 @@ class ActionsPanel:
                 shown["type"] = f"{shown['type']} {v}"
                 continue
             if k in ("merc", "target", "source") and isinstance(v, str):
-                v = self._names.get(v, v)
+                shown[k] = self._names.get(v, v)
             elif k in ("tile", "to") and isinstance(v, Mapping):
-                v = tile_words(v)
-            shown[k] = v
+                shown[k] = tile_words(v)
+            else:
+                shown[k] = v
         return action_label(shown, self._to_act()) + ("..." if asked else "")
 
     def _fill_flow(self) -> None:
@@ -78,20 +92,40 @@ class ActionsPanel:
             text = self._words(a)
             if a["type"] == "next_phase":
                 text = self._next_words(a, text)
-            specs.append({"text": text, "action": a, "value": None, "key": f"flow:{a['type']}:{a.get('player', '')}",
-                          "role": "primary" if a["type"] == "next_phase" else "normal", "disabled": False})
+            specs.append(
+                {
+                    "text": text,
+                    "action": a,
+                    "value": None,
+                    "key": f"flow:{a['type']}:{a.get('player', '')}",
+                    "role": "primary" if a["type"] == "next_phase" else "normal",
+                    "disabled": False,
+                }
+            )
         d = c.summary.detail
         building = d.get("clock", {}).get("building")
-        if d.get("stage") == "building" and building and not building.get("over") \
-                and d.get("clock", {}).get("last_at") is None:
+        if (
+            d.get("stage") == "building"
+            and building
+            and not building.get("over")
+            and d.get("clock", {}).get("last_at") is None
+        ):
             # the engine's clock only moves with timed actions: this one starts the building time
-            specs.insert(0, {"text": f"Start the {int(building['limit_s'] or 0) // 60}-minute deck building timer",
-                             "action": {"type": "clock"}, "value": None, "key": "flow:clock", "role": "primary",
-                             "disabled": False})
+            specs.insert(
+                0,
+                {
+                    "text": f"Start the {int(building['limit_s'] or 0) // 60}-minute deck building timer",
+                    "action": {"type": "clock"},
+                    "value": None,
+                    "key": "flow:clock",
+                    "role": "primary",
+                    "disabled": False,
+                },
+            )
         fill_buttons(self.ids.flow, specs, self._action_button)
 
     def _next_words(self, action: Mapping[str, Any], text: str) -> str:
-        """"Next phase: Attack" (or whose turn comes), as the engine would make it."""
+        """ "Next phase: Attack" (or whose turn comes), as the engine would make it."""
         seen = self.controller.preview(action)
         if seen is None:
             return text
@@ -116,8 +150,10 @@ class ActionsPanel:
         if self.group not in present:
             self.group = self._first_group(present)
             self.subject = None
-        specs = [{"text": GROUP_WORDS[g], "value": g, "key": f"group:{g}",
-                  "state": "down" if g == self.group else "normal"} for g in present]
+        specs = [
+            {"text": GROUP_WORDS[g], "value": g, "key": f"group:{g}", "state": "down" if g == self.group else "normal"}
+            for g in present
+        ]
         fill_buttons(self.ids.groups, specs, self._group_chip)
 
     def _first_group(self, present: list[str]) -> str:
@@ -237,9 +273,16 @@ class ActionsPanel:
                 if two_step and key is not None and len(subjects[key]) > 1:
                     if key not in listed:
                         listed.add(key)
-                        specs.append({"text": f"{self._subject_words(key)}  ({len(subjects[key])})", "action": None,
-                                      "value": key, "key": f"subject:{key[0]}:{key[1]}", "role": "normal",
-                                      "disabled": False})
+                        specs.append(
+                            {
+                                "text": f"{self._subject_words(key)}  ({len(subjects[key])})",
+                                "action": None,
+                                "value": key,
+                                "key": f"subject:{key[0]}:{key[1]}",
+                                "role": "normal",
+                                "disabled": False,
+                            }
+                        )
                 else:
                     specs.append(self._spec(a, self._words(a)))
         fill_buttons(self.ids.actions, specs, self._action_button)
@@ -251,14 +294,21 @@ class ActionsPanel:
         self._fill_field()
 
     def _spec(self, action: Mapping[str, Any], text: str) -> dict[str, Any]:
-        return {"text": text, "action": dict(action), "value": None, "key": action_key(action),
-                "role": "danger" if action.get("type") == "concede" else "normal", "disabled": False}
+        return {
+            "text": text,
+            "action": dict(action),
+            "value": None,
+            "key": action_key(action),
+            "role": "danger" if action.get("type") == "concede" else "normal",
+            "disabled": False,
+        }
 
     def _subject_words(self, subject: tuple[str, ...]) -> str:
         kind, what = subject[0], subject[1]
         if kind in ("merc", "target"):
-            owner = next((m["owner"] for m in self.controller.summary.detail.get("mercenaries", [])
-                          if m["id"] == what), "")
+            owner = next(
+                (m["owner"] for m in self.controller.summary.detail.get("mercenaries", []) if m["id"] == what), ""
+            )
             name = self._names.get(what, what)
             return f"{owner}'s {name}" if owner else name
         if kind == "type":
@@ -341,12 +391,12 @@ class ActionsPanel:
         try:
             action = json.loads(field.text)
         except json.JSONDecodeError as exc:
-            self.controller.say(f"That is not a JSON action ({exc.msg}); for example {{\"type\": \"heal\", ...}}",
-                                "error")
+            self.controller.say(f'That is not a JSON action ({exc.msg}); for example {{"type": "heal", ...}}', "error")
             return
         if not isinstance(action, dict):
-            self.controller.say('An action is a JSON object such as {"type": "heal", "target": "m1", "amount": 2}',
-                                "error")
+            self.controller.say(
+                'An action is a JSON object such as {"type": "heal", "target": "m1", "amount": 2}', "error"
+            )
             return
         if self.act(action):
             field.text = ""

@@ -41,8 +41,14 @@ class TileOffers:
             return {}, ""
 
         def choice(kind: str, **who: Any) -> Mapping[str, Any] | None:
-            return next((ch for ch in choices if ch["type"] == kind
-                         and all(ch.get(k) == v for k, v in who.items() if v is not None)), None)
+            return next(
+                (
+                    ch
+                    for ch in choices
+                    if ch["type"] == kind and all(ch.get(k) == v for k, v in who.items() if v is not None)
+                ),
+                None,
+            )
 
         form = self.form_action
         if form is not None:
@@ -52,33 +58,41 @@ class TileOffers:
             offer = {tile_key(t): ("form", ch["field"], dict(t)) for t in ch["tiles"]}
             return offer, "Tap a lit tile: it enters there (Send leaves it off the battlefield)."
         subject = tuple(self.subject) if self.subject is not None else None
-        for kind, words in (("fog", "Tap a lit tile to cover it with fog."),
-                            ("pillar", "Tap a lit tile to place a pillar there.")):
+        for kind, words in (
+            ("fog", "Tap a lit tile to cover it with fog."),
+            ("pillar", "Tap a lit tile to place a pillar there."),
+        ):
             if subject == ("type", kind) or (kind == "pillar" and d.get("stage") == "pillars"):
-                listed = {tile_key(a["tile"]): a for a in self.controller.legal
-                          if a.get("type") == kind and isinstance(a.get("tile"), Mapping)}
+                listed = {
+                    tile_key(a["tile"]): a
+                    for a in self.controller.legal
+                    if a.get("type") == kind and isinstance(a.get("tile"), Mapping)
+                }
                 offer = {}
                 for ch in choices:
                     if ch["type"] == kind:
-                        offer.update({tile_key(t): ("send", listed[tile_key(t)]) for t in ch["tiles"]
-                                      if tile_key(t) in listed})
+                        offer.update(
+                            {tile_key(t): ("send", listed[tile_key(t)]) for t in ch["tiles"] if tile_key(t) in listed}
+                        )
                 return offer, words if offer else ""
         # in a Movement phase the battlefield offers the moves whatever kind of action is shown
         return self._move_offer(d, [ch for ch in choices if ch["type"] == "move"])
 
-    def _move_offer(self, d: Mapping[str, Any], movers: list[Mapping[str, Any]]
-                    ) -> tuple[dict[TileKey, tuple[Any, ...]], str]:
+    def _move_offer(
+        self, d: Mapping[str, Any], movers: list[Mapping[str, Any]]
+    ) -> tuple[dict[TileKey, tuple[Any, ...]], str]:
         by_merc = {ch["merc"]: ch for ch in movers}
         if not by_merc:
             return {}, ""
         mover = self.mover or ""
-        if mover not in by_merc and self.subject is not None and tuple(self.subject)[0] == "merc":
+        if mover not in by_merc and self.subject is not None and next(iter(self.subject)) == "merc":
             mover = tuple(self.subject)[1]
         if mover not in by_merc and len(by_merc) == 1:
             mover = next(iter(by_merc))
         where = {m["id"]: m.get("tile") for m in d.get("mercenaries", [])}
-        offer: dict[TileKey, tuple[Any, ...]] = {tile_key(where[m]): ("pick", m) for m in by_merc
-                                                 if where.get(m) and m != mover}
+        offer: dict[TileKey, tuple[Any, ...]] = {
+            tile_key(where[m]): ("pick", m) for m in by_merc if where.get(m) and m != mover
+        }
         if mover not in by_merc:
             return offer, "Tap a lit mercenary to see where it can move."
         ch = by_merc[mover]

@@ -28,7 +28,7 @@ PLOT_WORDS: dict[str, tuple[str, str]] = {
 
 
 def winner_text(winners: Sequence[str]) -> str:
-    """"Ana wins!", "Ana and Ben share the win", or "No winner"."""
+    """ "Ana wins!", "Ana and Ben share the win", or "No winner"."""
     if not winners:
         return "No winner"
     if len(winners) == 1:
@@ -36,8 +36,9 @@ def winner_text(winners: Sequence[str]) -> str:
     return f"{players_text(winners)} share the win"
 
 
-def standing_rows(scores: Mapping[str, float], winners: Sequence[str],
-                  monikers: Mapping[str, Any] | None = None) -> list[list[str]]:
+def standing_rows(
+    scores: Mapping[str, float], winners: Sequence[str], monikers: Mapping[str, Any] | None = None
+) -> list[list[str]]:
     """Place, player, score (and moniker when there are any), best first; winners first."""
     order = sorted(scores, key=lambda p: (p not in winners, -float(scores[p])))
     rows = []
@@ -104,8 +105,16 @@ class GameOverScreen(Screen):
             return
         title, ylabel = PLOT_WORDS.get(name, ("Running score", "points"))
         self.ids.chart.title = title
-        self.ids.chart.plot(line_chart(progress.series, list(c.session.players), xlabel=progress.xlabel,
-                                       ylabel=ylabel, title=title, step=progress.xlabel == "move"))
+        self.ids.chart.plot(
+            line_chart(
+                progress.series,
+                list(c.session.players),
+                xlabel=progress.xlabel,
+                ylabel=ylabel,
+                title=title,
+                step=progress.xlabel == "move",
+            )
+        )
 
     def done(self) -> None:
         """Back home."""

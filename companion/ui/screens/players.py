@@ -76,21 +76,28 @@ class PlayersScreen(Screen):
             return
         page = player_page(self.chosen, app.store.sessions())
         total = page.total
-        self.page_title = (f"{self.chosen}: {total.played} played, {total.wins} won of {total.finished} finished"
-                           f" ({percent(total.wins / total.finished if total.finished else None)})")
-        rows = [[game_title(g), str(r.played), str(r.wins), percent(r.win_rate), number(r.best), number(r.average)]
-                for g, r in sorted(page.games.items())]
+        self.page_title = (
+            f"{self.chosen}: {total.played} played, {total.wins} won of {total.finished} finished"
+            f" ({percent(total.wins / total.finished if total.finished else None)})"
+        )
+        rows = [
+            [game_title(g), str(r.played), str(r.wins), percent(r.win_rate), number(r.best), number(r.average)]
+            for g, r in sorted(page.games.items())
+        ]
         self.ids.games.show(["Game", "Played", "Won", "Win rate", "Best", "Average"], rows)
         rivals = sorted(page.rivals.items(), key=lambda kv: -kv[1].together)
-        self.ids.rivals.show(["Against", "Finished together", f"{self.chosen} won", "They won"],
-                             [[name, str(h.together), str(h.wins), str(h.losses)] for name, h in rivals])
+        self.ids.rivals.show(
+            ["Against", "Finished together", f"{self.chosen} won", "They won"],
+            [[name, str(h.together), str(h.wins), str(h.losses)] for name, h in rivals],
+        )
         rates = {game_title(g): r.win_rate for g, r in sorted(page.games.items()) if r.win_rate is not None}
         if rates:
             from companion.ui.widgets.plot import bar_chart
 
             self.ids.chart.title = "Win rate"
-            self.ids.chart.plot(bar_chart(rates, ylabel="win rate", title=f"{self.chosen}: win rate per game",
-                                          percent=True))
+            self.ids.chart.plot(
+                bar_chart(rates, ylabel="win rate", title=f"{self.chosen}: win rate per game", percent=True)
+            )
         else:
             self.ids.chart.plot(None)
 

@@ -115,7 +115,13 @@ class SwashbuckleScreen(GameScreen):
         self.title = str(c.game.TITLE)
         self.prompt = s.prompt
         self.over = bool(s.over)
-        key = (turn.get("player"), turn.get("rolls"), tuple(turn.get("dice") or ()), turn.get("piracy"), c.session.cursor)
+        key = (
+            turn.get("player"),
+            turn.get("rolls"),
+            tuple(turn.get("dice") or ()),
+            turn.get("piracy"),
+            c.session.cursor,
+        )
         pending = self._legal("confirm")
         if key != self._turn_key:
             self._turn_key = key
@@ -128,9 +134,14 @@ class SwashbuckleScreen(GameScreen):
         self.can_roll = bool(self._legal("roll")) or self.confirming
         self.unread_text = unreadable_text(self._unread()) if pending else ""
         rolls, most = turn.get("rolls", 0), turn.get("max_rolls", 3)
-        self.roll_text = "" if not turn.get("player") or not rolls else (
-            f"Roll {rolls} of {most}" + (" (Piracy roll)" if turn.get("piracy") else "")
-            + (f", {turn.get('dice_in_play')} dice" if turn.get("dice_in_play", 5) != 5 else "")
+        self.roll_text = (
+            ""
+            if not turn.get("player") or not rolls
+            else (
+                f"Roll {rolls} of {most}"
+                + (" (Piracy roll)" if turn.get("piracy") else "")
+                + (f", {turn.get('dice_in_play')} dice" if turn.get("dice_in_play", 5) != 5 else "")
+            )
         )
         self.can_hint = c.session.game_name in ADVISED and not s.over and int(d.get("columns", 1) or 1) == 1
         if self._sheet is None or self._sheet[0] != c.session.id:
@@ -170,12 +181,17 @@ class SwashbuckleScreen(GameScreen):
         if not c.locked:
             scores = self._legal("score")
             for option in d.get("options", []):
-                matching = [a for a in scores if a.get("box") == option.get("box")
-                            and (columns == 1 or a.get("column") == option.get("column"))]
+                matching = [
+                    a
+                    for a in scores
+                    if a.get("box") == option.get("box") and (columns == 1 or a.get("column") == option.get("column"))
+                ]
                 if matching:
                     # several listed actions for one box (a Piracy target): the list below chooses
                     open_boxes[(str(option["box"]), int(option.get("column", 1) or 1))] = (
-                        faint_points(option), matching[0] if len(matching) == 1 else {"choose": option["box"]})
+                        faint_points(option),
+                        matching[0] if len(matching) == 1 else {"choose": option["box"]},
+                    )
         self.ids.sheet.show(sheet_view(d, players), current, open_boxes)
 
     def _box_tapped(self, cell: Any) -> None:
@@ -193,18 +209,33 @@ class SwashbuckleScreen(GameScreen):
         row = self.ids.dice_row
         if self.confirming:
             values = list(self.entry)
-            specs = [{"value": v, "held": False, "unsure": i < len(self.unsure) and self.unsure[i],
-                      "selected": i == self.fixing, "key": f"die:{i}", "disabled": False}
-                     for i, v in enumerate(values)]
+            specs = [
+                {
+                    "value": v,
+                    "held": False,
+                    "unsure": i < len(self.unsure) and self.unsure[i],
+                    "selected": i == self.fixing,
+                    "key": f"die:{i}",
+                    "disabled": False,
+                }
+                for i, v in enumerate(values)
+            ]
         else:
             values = list(turn.get("dice") or [])
             can_hold = any(a.get("keep") for a in self._legal("roll")) and not self.controller.locked
-            specs = [{"value": v, "held": i in self.held, "unsure": False, "selected": False, "key": f"die:{i}",
-                      "disabled": not can_hold} for i, v in enumerate(values)]
+            specs = [
+                {
+                    "value": v,
+                    "held": i in self.held,
+                    "unsure": False,
+                    "selected": False,
+                    "key": f"die:{i}",
+                    "disabled": not can_hold,
+                }
+                for i, v in enumerate(values)
+            ]
         self._fill_faces(row, specs)
-        if self.confirming:
-            self.no_dice = ""
-        elif self.over:
+        if self.confirming or self.over:
             self.no_dice = ""
         else:
             self.no_dice = "" if values else "No dice rolled yet."
@@ -220,7 +251,7 @@ class SwashbuckleScreen(GameScreen):
             face.bind(on_release=self._die_tapped)
             row.add_widget(face)
             faces.append(face)
-        for face, spec in zip(faces, specs):
+        for face, spec in zip(faces, specs, strict=True):
             for name, value in spec.items():
                 setattr(face, name, value)
 
@@ -236,7 +267,7 @@ class SwashbuckleScreen(GameScreen):
         if self.confirming and 0 <= self.fixing < len(self.entry):
             i = self.fixing
             doubt = "?" if i < len(self.unsure) and self.unsure[i] else ""
-            self.fix_text = f"Die {i + 1}: {self.entry[i]}{doubt}  tap its value"
+            self.fix_text = f"Die {i + 1}: {self.entry[i]}{doubt}"
         else:
             self.fixing = -1
             self.fix_text = ""
@@ -268,11 +299,15 @@ class SwashbuckleScreen(GameScreen):
     def _update_entry(self) -> None:
         if self.confirming:
             doubts = sum(1 for u in self.unsure if u)
-            self.entry_text = (f"{doubts} unsure: tap a die to fix it, then Confirm." if doubts
-                               else "Tap a die to fix it, then Confirm.")
+            self.entry_text = (
+                f"{doubts} unsure: tap a die to fix it, then Confirm."
+                if doubts
+                else "Tap a die to fix it, then Confirm."
+            )
         else:
-            self.entry_text = " ".join(str(v) for v in self.entry) if self.entry else (
-                "Tap the dice in." if self.pad_shown else "")
+            self.entry_text = (
+                " ".join(str(v) for v in self.entry) if self.entry else ("Tap the dice in." if self.pad_shown else "")
+            )
 
     def toggle_hold(self, index: int, held: bool) -> None:
         """Hold (keep) or release die ``index``."""
@@ -306,8 +341,11 @@ class SwashbuckleScreen(GameScreen):
 
     def _update_pad(self) -> None:
         # dice being typed keep the pad, even if the camera comes up meanwhile
-        self.pad_shown = (self.can_roll and not self.controller.locked
-                          and (self.typing or self.confirming or bool(self.entry) or not self._camera_usable()))
+        self.pad_shown = (
+            self.can_roll
+            and not self.controller.locked
+            and (self.typing or self.confirming or bool(self.entry) or not self._camera_usable())
+        )
         self._update_entry()
 
     def set_typing(self, on: bool) -> None:
@@ -342,13 +380,26 @@ class SwashbuckleScreen(GameScreen):
                     text += f"  (pillage {action['target']})"
                 suffix = f":{action['column']}" if columns > 1 else ""
                 suffix += f":{action['target']}" if "target" in action else ""
-                specs.append({"text": text, "action": action, "key": f"score:{action['box']}{suffix}",
-                              "role": "danger" if option.get("scuttle") else "normal", "disabled": False})
+                specs.append(
+                    {
+                        "text": text,
+                        "action": action,
+                        "key": f"score:{action['box']}{suffix}",
+                        "role": "danger" if option.get("scuttle") else "normal",
+                        "disabled": False,
+                    }
+                )
         others = [a for a in c.legal if a.get("type") not in ("roll", "score", "confirm", "roll_off")]
         for action in others:
-            specs.append({"text": action_label(action, c.summary.to_act), "action": action, "role": "normal",
-                          "disabled": False,
-                          "key": f"{action['type']}:{action.get('player')}:{action.get('target', action.get('remove', ''))}"})
+            specs.append(
+                {
+                    "text": action_label(action, c.summary.to_act),
+                    "action": action,
+                    "role": "normal",
+                    "disabled": False,
+                    "key": f"{action['type']}:{action.get('player')}:{action.get('target', action.get('remove', ''))}",
+                }
+            )
         fill_buttons(self.ids.options, specs, self.new_action_button)
         roll_offs = self._legal("roll_off")
         holder = self.ids.roll_off
@@ -365,8 +416,12 @@ class SwashbuckleScreen(GameScreen):
         row.add_widget(PLabel(text=player, size_hint_x=0.22, size_hint_y=1, shorten=True))
         row.add_widget(self.action_button(action, text="Camera", key=f"rolloff:{player}:camera", size_hint_x=0.2))
         for v in range(1, 7):
-            b = PButton(text=str(v), key=f"rolloff:{player}:{v}", size_hint_x=0.097,
-                        action={"type": "roll_off", "player": player, "dice": [v]})
+            b = PButton(
+                text=str(v),
+                key=f"rolloff:{player}:{v}",
+                size_hint_x=0.097,
+                action={"type": "roll_off", "player": player, "dice": [v]},
+            )
             b.bind(on_release=lambda w: self.act(w.action))
             row.add_widget(b)
         return row

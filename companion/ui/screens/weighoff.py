@@ -137,7 +137,7 @@ class WeighOffScreen(GameScreen):
         self.chart_rows = rows
         unit = "pips" if self.unit == "pips" else "grams"
         self.ids.chart.title = "Weights"
-        self.ids.chart.plot(interval_chart(rows, unit=f"{unit} (whiskers: {k:g} standard uncertainties)")
+        self.ids.chart.plot(interval_chart(rows, unit=f"{unit} (whiskers: {k:.2g} standard uncertainties)")
                             if self.weighed else None)
         self.ids.weights.text = "   ".join(f"{r['name']}: {r['text']}" for r in rows)
 

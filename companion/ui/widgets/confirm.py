@@ -20,8 +20,13 @@ def confirm(question: str, yes_text: str, on_yes: Callable[[], Any], no_text: st
     from kivy.app import App
 
     theme = App.get_running_app().theme
-    view = ModalView(size_hint=(None, None), width=min(dp(560), _window_width() - dp(32)), auto_dismiss=True,
-                     background_color=(0, 0, 0, 0.6), background="")
+    view = ModalView(
+        size_hint=(None, None),
+        width=min(dp(560), _window_width() - dp(32)),
+        auto_dismiss=True,
+        background_color=(0, 0, 0, 0.6),
+        background="",
+    )
     card = Card(size_hint_y=None)
     card.add_widget(PLabel(text=question, role="heading"))
     row = BoxLayout(size_hint_y=None, height=theme.touch, spacing=dp(12))

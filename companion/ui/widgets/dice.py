@@ -45,7 +45,7 @@ def unreadable_count(detections: Any) -> int:
 
 
 def unreadable_text(n: int) -> str:
-    """"1 die could not be read" / "3 dice could not be read" ('' for none)."""
+    """ "1 die could not be read" / "3 dice could not be read" ('' for none)."""
     if n <= 0:
         return ""
     return f"{n} {'die' if n == 1 else 'dice'} could not be read: add {'it' if n == 1 else 'them'} below."
@@ -65,8 +65,16 @@ class DieFace(ButtonBehavior, Widget):
         kwargs.setdefault("size_hint", (None, None))
         kwargs.setdefault("size", (dp(84), dp(104)))
         super().__init__(**kwargs)
-        self.bind(pos=self._draw, size=self._draw, value=self._draw, held=self._draw, unsure=self._draw,
-                  selected=self._draw, disabled=self._draw, state=self._draw)
+        self.bind(
+            pos=self._draw,
+            size=self._draw,
+            value=self._draw,
+            held=self._draw,
+            unsure=self._draw,
+            selected=self._draw,
+            disabled=self._draw,
+            state=self._draw,
+        )
         self._draw()
 
     def _draw(self, *_: Any) -> None:

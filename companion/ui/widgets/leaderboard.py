@@ -38,12 +38,14 @@ def standings(scores: Mapping[str, float], seating: Sequence[str] | None = None)
     rows = []
     for p in order:
         value = float(scores.get(p, 0))
-        rows.append({"name": p, "value": value, "gap": best - value, "leads": p in leaders and len(leaders) < len(order)})
+        rows.append(
+            {"name": p, "value": value, "gap": best - value, "leads": p in leaders and len(leaders) < len(order)}
+        )
     return rows
 
 
 def gap_text(row: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> str:
-    """"leads by 12", "level", or "-12"."""
+    """ "leads by 12", "level", or "-12"."""
     if row["leads"]:
         others = [r["value"] for r in rows if not r["leads"]]
         return f"leads by {score_text(row['value'] - max(others))}" if others else "leads"
@@ -91,8 +93,7 @@ class Leaderboard(BoxLayout):
         self.caption = SCORE_WORDS.get(getattr(c.session, "game_name", ""), "points")
         self.show(standings(s.scores, [p for p in players if p in s.scores]), s.to_act, players)
 
-    def show(self, rows: Sequence[Mapping[str, Any]], to_act: Sequence[str] = (),
-             seating: Sequence[str] = ()) -> None:
+    def show(self, rows: Sequence[Mapping[str, Any]], to_act: Sequence[str] = (), seating: Sequence[str] = ()) -> None:
         """Draw ``rows`` (see :func:`standings`)."""
         self.rows = list(rows)
         chips = list(reversed(self.children))
@@ -104,7 +105,7 @@ class Leaderboard(BoxLayout):
                 self.add_widget(chip)
                 chips.append(chip)
         seats = list(seating) or [r["name"] for r in rows]
-        for chip, row in zip(chips, rows):
+        for chip, row in zip(chips, rows, strict=True):
             chip.name = row["name"]
             chip.total = score_text(row["value"])
             chip.note = gap_text(row, rows)

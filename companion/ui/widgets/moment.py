@@ -38,8 +38,13 @@ def show_moment(controller: Any, seq: int) -> ModalView:
     from kivy.core.window import Window
 
     theme = App.get_running_app().theme
-    view = ModalView(size_hint=(None, None), width=min(dp(640), Window.width - dp(32)), auto_dismiss=True,
-                     background_color=(0, 0, 0, 0.6), background="")
+    view = ModalView(
+        size_hint=(None, None),
+        width=min(dp(640), Window.width - dp(32)),
+        auto_dismiss=True,
+        background_color=(0, 0, 0, 0.6),
+        background="",
+    )
     card = Card(key="moment")
     try:
         words, summary = moment_of(controller, seq)
@@ -50,8 +55,11 @@ def show_moment(controller: Any, seq: int) -> ModalView:
         card.add_widget(PLabel(text=f"After move {seq}" + (" (undone)" if undone else ""), role="heading"))
         card.add_widget(PLabel(text=words))
         table = ScoreTable()
-        table.show(["Player", "Score"], [[p, score_text(float(v))] for p, v in summary.scores.items()],
-                   marked_rows=[i for i, p in enumerate(summary.scores) if p in summary.to_act])
+        table.show(
+            ["Player", "Score"],
+            [[p, score_text(float(v))] for p, v in summary.scores.items()],
+            marked_rows=[i for i, p in enumerate(summary.scores) if p in summary.to_act],
+        )
         card.add_widget(table)
         card.add_widget(PLabel(text=f"Then: {summary.prompt}", role="muted"))
     close = PButton(text="Close", key="moment:close", role="quiet", height=theme.touch)

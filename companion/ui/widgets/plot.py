@@ -97,16 +97,26 @@ class PlotView(Image):
             log.exception("plot %r could not be drawn", self.title)
             return
         h, w = pixels.shape[:2]
-        texture = self.texture if self.texture is not None and tuple(self.texture.size) == (w, h) else \
-            Texture.create(size=(w, h), colorfmt="rgba")
+        texture = (
+            self.texture
+            if self.texture is not None and tuple(self.texture.size) == (w, h)
+            else Texture.create(size=(w, h), colorfmt="rgba")
+        )
         texture.blit_buffer(np.ascontiguousarray(pixels[::-1]).tobytes(), colorfmt="rgba", bufferfmt="ubyte")
         self.texture = texture
         self._drawn_for = (width, height)
         self.canvas.ask_update()
 
 
-def line_chart(series: Mapping[str, Sequence[tuple[float, float]]], seating: Sequence[str], *, xlabel: str,
-               ylabel: str, title: str = "", step: bool = False) -> Drawing:
+def line_chart(
+    series: Mapping[str, Sequence[tuple[float, float]]],
+    seating: Sequence[str],
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str = "",
+    step: bool = False,
+) -> Drawing:
     """A drawing: one line per player (in their colour) through ``series[player]`` (x, y) points."""
 
     def draw(figure: Any, theme: Any) -> None:
@@ -117,7 +127,7 @@ def line_chart(series: Mapping[str, Sequence[tuple[float, float]]], seating: Seq
             points = series.get(name) or []
             if not points:
                 continue
-            xs, ys = zip(*points)
+            xs, ys = zip(*points, strict=True)
             colour = _rgb(player_colour(list(seating).index(name)))
             if step:
                 ax.step(xs, ys, where="post", color=colour, linewidth=2.2, label=name)
@@ -126,12 +136,19 @@ def line_chart(series: Mapping[str, Sequence[tuple[float, float]]], seating: Seq
         ax.set_xlabel(xlabel, fontsize=font)
         ax.set_ylabel(ylabel, fontsize=font)
         if title:
-            ax.set_title(title, fontsize=font * 1.15, loc="left")
+            ax.set_title(title, fontsize=font * 1.15, loc="left", color=_rgb(theme.text))
         legend = ax.legend(fontsize=font, frameon=False, loc="best")
         for text in legend.get_texts():
             text.set_color(_rgb(theme.text))
 
     return draw
+
+
+def contested(rows: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The weighed rows still in the contest (all weighed rows when fewer than two are)."""
+    weighed = [r for r in rows if r.get("value") is not None]
+    still_in = [r for r in weighed if r.get("state") != "out"]
+    return still_in if len(still_in) >= 2 else weighed
 
 
 def zoom_range(rows: Sequence[Mapping[str, Any]]) -> tuple[float, float] | None:
@@ -147,8 +164,9 @@ def zoom_range(rows: Sequence[Mapping[str, Any]]) -> tuple[float, float] | None:
 
 
 def interval_chart(rows: Sequence[Mapping[str, Any]], *, unit: str, title: str = "") -> Drawing:
-    """A drawing: each row's ``value`` as a dot with whiskers at +-``spread``, on an axis zoomed
-    to the range the values and whiskers cover (so close weights can be told apart).
+    """A drawing: each contested row's ``value`` (see :func:`contested`) as a dot with whiskers
+    at +-``spread``, on an axis zoomed to the range they cover (so close weights can be told
+    apart; a collection already out is left to the ranking).
 
     Rows: ``{"name", "value" (None: left out), "spread", "state"}``; ``state`` "winner",
     "out" or "in" colours the dot.
@@ -158,14 +176,22 @@ def interval_chart(rows: Sequence[Mapping[str, Any]], *, unit: str, title: str =
         font = max(9.0, float(theme.font_small) * 0.6)
         ax = figure.add_subplot()
         style_axes(ax, theme, font)
-        shown = [r for r in rows if r.get("value") is not None]
+        shown = contested(rows)
         names = [str(r["name"]) for r in shown]
         for i, r in enumerate(shown):
             colour = {"winner": theme.good, "out": theme.muted}.get(str(r.get("state")), theme.accent)
             y = len(shown) - 1 - i
-            ax.errorbar([float(r["value"])], [y], xerr=[[float(r.get("spread", 0))], [float(r.get("spread", 0))]],
-                        fmt="o", color=_rgb(colour), ecolor=_rgb(theme.text), elinewidth=2, capsize=8,
-                        markersize=9)
+            ax.errorbar(
+                [float(r["value"])],
+                [y],
+                xerr=[[float(r.get("spread", 0))], [float(r.get("spread", 0))]],
+                fmt="o",
+                color=_rgb(colour),
+                ecolor=_rgb(theme.text),
+                elinewidth=2,
+                capsize=8,
+                markersize=9,
+            )
         ax.set_yticks(range(len(shown)), list(reversed(names)))
         limits = zoom_range(shown)
         if limits is not None:
@@ -174,7 +200,7 @@ def interval_chart(rows: Sequence[Mapping[str, Any]], *, unit: str, title: str =
         ax.set_xlabel(unit, fontsize=font)
         ax.grid(axis="x", color=_rgb(theme.line), linewidth=0.6, alpha=0.6)
         if title:
-            ax.set_title(title, fontsize=font * 1.1, loc="left")
+            ax.set_title(title, fontsize=font * 1.1, loc="left", color=_rgb(theme.text))
 
     return draw
 
@@ -190,14 +216,20 @@ def bar_chart(values: Mapping[str, float], *, ylabel: str, title: str = "", perc
         heights = [float(values[n]) for n in names]
         bars = ax.bar(range(len(names)), heights, color=_rgb(theme.accent))
         ax.set_xticks(range(len(names)), names, fontsize=font)
-        for bar, h in zip(bars, heights):
+        for bar, h in zip(bars, heights, strict=True):
             label = f"{h:.0%}" if percent else f"{h:g}"
-            ax.annotate(label, (bar.get_x() + bar.get_width() / 2, h), ha="center", va="bottom",
-                        fontsize=font, color=_rgb(theme.text))
+            ax.annotate(
+                label,
+                (bar.get_x() + bar.get_width() / 2, h),
+                ha="center",
+                va="bottom",
+                fontsize=font,
+                color=_rgb(theme.text),
+            )
         if percent:
             ax.set_ylim(0, 1.15)
         ax.set_ylabel(ylabel, fontsize=font)
         if title:
-            ax.set_title(title, fontsize=font * 1.1, loc="left")
+            ax.set_title(title, fontsize=font * 1.1, loc="left", color=_rgb(theme.text))
 
     return draw

@@ -146,13 +146,21 @@ class ScoreSheet(BoxLayout):
         """The cell called ``key`` ("box:<box>:<column>", "head:<column>", "foot:<row>:<column>")."""
         return self._cells.get(key)
 
-    def show(self, view: SheetView, current: str | None = None,
-             open_boxes: Mapping[tuple[str, int], tuple[str, Any]] | None = None) -> None:
+    def show(
+        self,
+        view: SheetView,
+        current: str | None = None,
+        open_boxes: Mapping[tuple[str, int], tuple[str, Any]] | None = None,
+    ) -> None:
         """Draw ``view``; ``current`` is the player to act; ``open_boxes[(box, column)]`` gives
         the faint points text and the score action of each box the current player may tap."""
         open_boxes = open_boxes or {}
-        shape = (tuple(c.heading for c in view.columns), tuple(b[0] for b in view.boxes),
-                 tuple(e[1] for e in view.extras), tuple(f[0] for f in view.footers))
+        shape = (
+            tuple(c.heading for c in view.columns),
+            tuple(b[0] for b in view.boxes),
+            tuple(e[1] for e in view.extras),
+            tuple(f[0] for f in view.footers),
+        )
         if shape != self._shape:
             self._build(view)
             self._shape = shape
@@ -215,7 +223,7 @@ class ScoreSheet(BoxLayout):
             for i in range(cols):
                 body.add_widget(self._new_cell(f"box:{key}:{i}", "box"))
             if key == self._last_upper(view):
-                for keys, extra in view.extras[:2]:
+                for _keys, extra in view.extras[:2]:
                     self._extra_row(body, extra, cols)
         for _keys, extra in view.extras[2:]:
             self._extra_row(body, extra, cols)
