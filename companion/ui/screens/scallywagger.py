@@ -19,7 +19,7 @@ from companion.ui.words import action_label
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 #: Actions drawn by the screen's own pads; everything else listed becomes a plain button.
-_PADDED = ("bid", "call", "parlay", "reveal", "draw")
+_PADDED = ("bid", "call", "parlay", "reveal", "draw", "confirm")
 
 
 def bid_text(bid: Mapping[str, Any] | None) -> str:
@@ -60,6 +60,10 @@ class ScallywaggerScreen(GameScreen):
     bid_odds = StringProperty("")
     #: The reveal is being counted: the camera preview shows.
     reveal_shown = BooleanProperty(False)
+    #: The die of the reveal being confirmed (-1: none), and what the reader could not read.
+    fixing = NumericProperty(-1)
+    fix_text = StringProperty("")
+    unread_text = StringProperty("")
     table_text = StringProperty("")
     face = NumericProperty(0)
 
@@ -100,6 +104,7 @@ class ScallywaggerScreen(GameScreen):
         self._fill_bid_pad()
         self._fill_challenges()
         self._fill_reveal()
+        self._fill_revealed(d)
         self._fill_others()
 
     def _legal(self, kind: str) -> list[dict[str, Any]]:
@@ -158,6 +163,46 @@ class ScallywaggerScreen(GameScreen):
             specs.append({"text": f"Draw: {a['deck'].capitalize()}", "action": a, "key": f"draw:{a['deck']}",
                           "role": "primary", "disabled": False})
         fill_buttons(self.ids.reveal, specs, lambda: self.new_action_button(height=dp(60)))
+
+    def _fill_revealed(self, d: Mapping[str, Any]) -> None:
+        """The dice of the reveal as read, the unsure ones marked; tapping one confirms it."""
+        from companion.ui.widgets.dice import DieFace, unreadable_count, unreadable_text
+
+        reveal = d.get("reveal") or {}
+        values = list(reveal.get("dice") or [])
+        unsure = set(reveal.get("unsure") or [])
+        if self.fixing not in unsure:
+            self.fixing = -1
+        grid = self.ids.revealed
+        faces = [w for w in reversed(grid.children) if isinstance(w, DieFace)]
+        while len(faces) > len(values):
+            grid.remove_widget(faces.pop())
+        while len(faces) < len(values):
+            face = DieFace(size=(dp(56), dp(60)))
+            face.bind(on_release=lambda f: self.pick_die(int(f.key.split(":")[1])))
+            grid.add_widget(face)
+            faces.append(face)
+        for i, (face, value) in enumerate(zip(faces, values, strict=True)):
+            face.value, face.unsure, face.selected, face.key = value, i in unsure, i == self.fixing, f"reveal:{i}"
+            face.disabled = i not in unsure
+        history = self.controller.session.history()
+        last = history[-1].action.get("detections") if history and reveal.get("source") == "camera" else None
+        self.unread_text = unreadable_text(unreadable_count(last)) if reveal else ""
+        self.fix_text = (f"Die {self.fixing + 1}: {values[self.fixing]}?" if 0 <= self.fixing < len(values) else
+                         ("Tap a die marked ? to say what it shows." if unsure else ""))
+
+    def pick_die(self, index: int) -> None:
+        """Choose die ``index`` of the reveal to confirm."""
+        self.fixing = index
+        self._fill_revealed(self.controller.summary.detail)
+
+    def fix_die(self, value: int) -> None:
+        """Confirm the chosen die shows ``value`` (the engine's listed confirm)."""
+        for action in self._legal("confirm"):
+            if action.get("die") == self.fixing and action.get("value") == value:
+                self.fixing = -1
+                self.act(action)
+                return
 
     def _fill_others(self) -> None:
         others = [a for a in self.controller.legal if a.get("type") not in _PADDED]
