@@ -207,6 +207,6 @@ class ScallywaggerScreen(GameScreen):
     def _fill_others(self) -> None:
         others = [a for a in self.controller.legal if a.get("type") not in _PADDED]
         specs = self.action_specs(others)
-        for spec, a in zip(specs, others):
+        for spec, a in zip(specs, others, strict=True):
             spec["key"] = f"{a['type']}:{a.get('player', '')}:{a.get('card', a.get('die', ''))}"
         fill_buttons(self.ids.others, specs, lambda: self.new_action_button(height=dp(60)))
