@@ -407,7 +407,8 @@ class SwashbuckleScreen(GameScreen):
             holder.clear_widgets()
             for action in roll_offs:
                 holder.add_widget(self._roll_off_row(action))
-        self.no_options = "" if specs or roll_offs or c.summary.over else "Roll first: scoring options appear here."
+        waiting = specs or roll_offs or c.summary.over or self.confirming
+        self.no_options = "" if waiting else "Roll first: scoring options appear here."
 
     def _roll_off_row(self, action: Mapping[str, Any]) -> BoxLayout:
         player = str(action["player"])
