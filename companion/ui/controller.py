@@ -10,6 +10,9 @@ Refusals (an illegal move, no stable weight) become :attr:`message`, never excep
 another window or device changed the game first, nothing is saved: the screens are
 refreshed to the game as it now stands (offering its legal actions) and the message says
 what changed.
+
+A finished game is locked: nothing changes it (no action, no undo) until the table
+reopens it on purpose (:meth:`GameController.reopen`, which screens ask to confirm).
 """
 
 from __future__ import annotations
@@ -51,11 +54,17 @@ class GameController(EventDispatcher):
     message_kind = StringProperty("")
     revision = NumericProperty(0)
     last_events = ListProperty([])
+    #: The game is over and not reopened: actions, undo and redo are refused.
+    locked = BooleanProperty(False)
+
+    #: Said when a locked game is asked to change.
+    LOCKED_TEXT = "This game is finished: reopen it first to change anything."
 
     def __init__(self, session: TableSession, hardware: HardwareService | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.session = session
         self.hardware = hardware
+        self._reopened = False
         self.refresh()
 
     # -- reading ------------------------------------------------------------------------------
@@ -73,12 +82,23 @@ class GameController(EventDispatcher):
     def refresh(self) -> None:
         """Re-read everything from the session (after a commit, undo or redo)."""
         s = self.session
-        self.summary = s.summary()
+        summary = s.summary()
+        if not summary.over:
+            self._reopened = False  # the lock comes back when the game ends again
+        self.locked = summary.over and not self._reopened
+        self.summary = summary
         self.legal = s.legal_actions()
         self.history = s.history(include_undone=True)
-        self.can_undo = s.can_undo
-        self.can_redo = s.can_redo
+        self.can_undo = s.can_undo and not self.locked
+        self.can_redo = s.can_redo and not self.locked
         self.revision += 1
+
+    def reopen(self) -> None:
+        """Unlock a finished game so it can be changed (undo the last move, play on)."""
+        if self.locked:
+            self._reopened = True
+            self.say("Reopened: undo the last move to change the result.", "info")
+            self.refresh()
 
     def preview(self, action: Mapping[str, Any]) -> tuple[Summary, list[dict[str, Any]]] | None:
         """The summary and events ``action`` would give, asked of the engine; nothing is saved.
@@ -101,6 +121,9 @@ class GameController(EventDispatcher):
         """
         if self.busy:
             self.say("Wait for the measurement in progress to finish.", "error")
+            return False
+        if self.locked:
+            self.say(self.LOCKED_TEXT, "error")
             return False
         if needs_hardware(action):
             if self.hardware is None:
@@ -155,6 +178,9 @@ class GameController(EventDispatcher):
     def _move(self, step: Any, verb: str) -> bool:
         if self.busy:
             self.say("Wait for the measurement in progress to finish.", "error")
+            return False
+        if self.locked:
+            self.say(self.LOCKED_TEXT, "error")
             return False
         try:
             entry = step()
