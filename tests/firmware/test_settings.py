@@ -23,7 +23,7 @@ IDENTITY_BLOCK = 128
 def test_blank_eeprom_runs_on_defaults_and_says_so(board: BalanceLink) -> None:
     hello = board.hello
     assert hello is not None
-    assert (hello.protocol, hello.channels, hello.rate, hello.settings, hello.reset) == (1, 2, 80, "blank", "power")
+    assert (hello.protocol, hello.channels, hello.rate, hello.settings, hello.reset) == (2, 2, 80, "blank", "power")
     assert re.fullmatch(r"PB-[0-9A-F]{8}", hello.device_id)
     line = board.usable(0, 1)[0]
     assert line.flags & Flag.DEFAULTS and line.flags & Flag.UNCALIBRATED
@@ -87,7 +87,7 @@ def test_calibration_survives_a_restart(rig: FirmwareRig, board: BalanceLink, ho
         rig.power_cycle()
     try:
         hello = link.wait_for(lambda r: isinstance(r, proto.Hello), 20)
-        assert hello == proto.Hello(1, "0.1.1", "booty-scale-1", 2, 10, "ok", expected_reset)
+        assert hello == proto.Hello(2, "0.2.0", "booty-scale-1", 2, 10, "ok", expected_reset)
         assert link.request(proto.calibration_command(0)) == set_reply
         assert link.request(proto.calibration_command(1)) == proto.Calibration("CAL", 1, 123, Decimal(430), "pan-1")
         assert link.request(proto.rate_command()) == proto.Rate(10)

@@ -66,6 +66,9 @@ def _expected_record(expectation: str) -> proto.Record:
         return proto.Gain(int(f["ch"]), int(f["gain"]))
     if command == "POWER":
         return proto.Power(f["on"] == "1")
+    if command == "WIRING":
+        rate = _none(f["rate"])
+        return proto.Wiring(int(f["ch"]), int(f["dout"]), int(f["sck"]), None if rate is None else int(rate))
     if command in ("CAL", "TARE"):
         factor = _none(f["factor"])
         return proto.Calibration(command, int(f["ch"]), int(f["offset"]),
@@ -101,6 +104,8 @@ def _encode(expectation: str) -> bytes:
         return proto.calibration_command(int(f["ch"]), int(f["offset"]), _none(f["factor"]), _none(f["calid"]))
     if name == "DEFAULTS":
         return proto.defaults_command()
+    if name == "WIRING":
+        return proto.wiring_command(int(f["ch"]))
     assert name == "RESET", expectation
     return proto.reset_command()
 
@@ -109,8 +114,47 @@ def _encode(expectation: str) -> bytes:
 
 
 @pytest.mark.parametrize(("text", "expected"), _load("crc"))
-def test_crc8_vectors(text: bytes, expected: str) -> None:
-    assert proto.crc8(text) == int(expected, 16)
+def test_crc16_vectors(text: bytes, expected: str) -> None:
+    assert proto.crc16(text) == int(expected, 16)
+
+
+def test_every_error_of_up_to_three_bits_in_a_line_is_caught() -> None:
+    """CRC-16/CCITT-FALSE on lines of up to 96 characters: every single- and two-bit error
+    changes the checksum (all single-bit syndromes differ), and the polynomial's (x + 1)
+    factor catches every odd number of flipped bits, three included. CRC-8 missed some
+    two-bit errors 127 bits apart."""
+    bits = 8 * (proto.MAX_LINE - 5)
+    # The CRC is linear: the change a flipped bit makes is the CRC of that bit alone (with
+    # the initial value and the rest of the line cancelling out).
+    zero = proto.crc16(bytes(bits // 8))
+    syndromes = set()
+    for bit in range(bits):
+        pattern = bytearray(bits // 8)
+        pattern[bit // 8] = 0x80 >> (bit % 8)
+        syndromes.add(proto.crc16(bytes(pattern)) ^ zero)
+    assert 0 not in syndromes and len(syndromes) == bits
+    two_bit_misses_of_crc8 = [
+        (a, b) for a in range(8) for b in range(a + 1, 8 * 40)
+        if proto.crc8(_flip(bytes(40), a, b)) == proto.crc8(bytes(40))
+    ]
+    assert two_bit_misses_of_crc8, "CRC-8 would have caught these too: the point of CRC-16 is gone"
+
+
+def _flip(data: bytes, *bits: int) -> bytes:
+    out = bytearray(data)
+    for bit in bits:
+        out[bit // 8] ^= 0x80 >> (bit % 8)
+    return bytes(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_two_and_three_bit_errors_anywhere_are_refused(data: st.DataObject) -> None:
+    line = data.draw(st.sampled_from(_VALID))
+    count = data.draw(st.integers(2, 3))
+    bits = data.draw(st.lists(st.integers(0, 8 * len(line) - 1), min_size=count, max_size=count, unique=True))
+    with pytest.raises(proto.LineError):
+        proto.decode_line(_flip(line, *bits))
 
 
 @pytest.mark.parametrize(("line", "expectation"), _load("dev"))
@@ -256,7 +300,7 @@ def test_decoder_never_crashes_on_arbitrary_bytes(data: bytes) -> None:
 @settings(max_examples=500, deadline=None)
 @given(st.sampled_from(_VALID), st.data())
 def test_any_single_damaged_byte_is_refused(line: bytes, data: st.DataObject) -> None:
-    """One byte changed anywhere in a valid line never decodes (CRC-8 catches every burst up to 8 bits)."""
+    """One byte changed anywhere in a valid line never decodes (CRC-16 catches every burst up to 16 bits)."""
     where = data.draw(st.integers(0, len(line) - 1))
     replacement = data.draw(st.integers(0, 255).filter(lambda b: b != line[where]))
     damaged = line[:where] + bytes([replacement]) + line[where + 1:]
@@ -324,7 +368,7 @@ def test_calibration_command_round_trips_through_a_reply(channel, offset, mantis
     command = proto.calibration_command(channel, offset, factor, cal_id)
     body = command[1:command.index(b"*")].decode()
     reply_body = "OK," + body
-    reply = f"${reply_body}*{proto.crc8(reply_body.encode()):02X}"
+    reply = f"${reply_body}*{proto.crc16(reply_body.encode()):04X}"
     record = proto.decode_line(reply)
     assert record == proto.Calibration("CAL", channel, offset, factor.normalize(), cal_id)
 
@@ -336,8 +380,8 @@ HARDWARE_MD = Path(__file__).resolve().parents[2] / "hardware.md"
 
 def _documented_lines() -> list[str]:
     text = HARDWARE_MD.read_text(encoding="utf-8")
-    found = re.findall(r"\$[A-Z][^`|\n$*]*\*[0-9A-F]{2}", text)
-    return [line for line in found if not line.endswith("*CC") and "<" not in line]
+    found = re.findall(r"\$[A-Z][^`|\n$*]*\*[0-9A-F]{4}", text)
+    return [line for line in found if not line.endswith("*CCCC") and "<" not in line]
 
 
 def test_hardware_md_shows_many_protocol_lines() -> None:

@@ -24,7 +24,7 @@ def fw(tmp_path):
 
 def test_handshake_reads_the_balance(fw):
     info = fw.scale.info()
-    assert info["protocol"] == 1 and info["firmware"]
+    assert info["protocol"] == 2 and info["firmware"]
     assert info["device_id"] and info["channels"] in (1, 2)
     assert info["calibrations"][0]["source"] == "firmware"  # kept in its EEPROM
 
