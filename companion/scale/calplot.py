@@ -91,7 +91,7 @@ def render(report: dict[str, Any], interval_g: float, capacity_g: float, title: 
     mpe_max = mpe_class_iii(xmax, interval_g)
     span = max([abs(r) for r in residuals] + [mpe_max]) * 1.2
     bottom = _Panel(395, 625, (0.0, xmax), (-span, span))
-    _axes(cv2, img, bottom, "load (g)", "error (g); red: class III limit", ".3f")
+    _axes(cv2, img, bottom, "load (g)", "error (g); red: class III limit; open: check loads", ".3f")
     steps = 300
     for sign in (-1, 1):
         prev = None
@@ -102,13 +102,19 @@ def render(report: dict[str, Any], interval_g: float, capacity_g: float, title: 
                 cv2.line(img, prev, p, LIMIT, 1, cv2.LINE_AA)
             prev = p
     cv2.line(img, bottom.px(0.0, 0.0), bottom.px(xmax, 0.0), INK, 1)
-    for m, r in zip(masses, residuals):
+    for m, r in zip(masses, residuals, strict=False):
         cv2.circle(img, bottom.px(m, r), 5, POINT, -1, cv2.LINE_AA)
+    # Check loads (not part of the fit): open circles.
+    for check in report.get("checks", []):
+        m, r = float(check["mass_g"]), float(check["error_g"])
+        if 0.0 <= m <= xmax and -span <= r <= span:
+            cv2.circle(img, bottom.px(m, r), 7, LINE, 2, cv2.LINE_AA)
     verdict = report.get("verdict", {})
-    words = "meets OIML R76 class III" if verdict.get("passed") else "does NOT meet OIML R76 class III"
+    words = report.get("statement") or (
+        "meets OIML R76 class III" if verdict.get("passed") else "does NOT meet OIML R76 class III")
     cv2.putText(
         img, f"e = {interval_g:g} g, Max = {capacity_g:g} g: {words}", (MARGIN_L, 690),
-        cv2.FONT_HERSHEY_SIMPLEX, 0.5, INK, 1, cv2.LINE_AA,
+        cv2.FONT_HERSHEY_SIMPLEX, 0.45, INK, 1, cv2.LINE_AA,
     )
     return img
 

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from companion.scale.base import Sample
-from companion.scale.errors import ScaleError, ScaleNotFound
+from companion.scale.errors import ScaleError, ScaleNotFound, ScaleUsageError
 from companion.scale.profile import load_calibration, nominal
 from companion.scale.registry import ScaleURL
 from companion.scale.simcell import RAW_MAX, RAW_MIN
@@ -92,7 +92,7 @@ class HX711Scale(ThreadedScale):
             now = time.monotonic()
             if not values or values is False or not isinstance(values[0], int):
                 self._segment += 1
-                self._samples.put(self._make_sample(now, 0, 0, fault=True, segment=self._segment))
+                self._samples.put(self._make_sample(now, 0, None, fault=True, segment=self._segment))
                 continue
             raw = int(values[0])
             self._last_ok = now
@@ -103,7 +103,7 @@ class HX711Scale(ThreadedScale):
         if time.monotonic() - self._last_ok > READ_TIMEOUT_S:
             # The package is stuck waiting for the chip: that is a fault, not a weight.
             self._segment += 1
-            return self._make_sample(time.monotonic(), 0, 0, fault=True, segment=self._segment)
+            return self._make_sample(time.monotonic(), 0, None, fault=True, segment=self._segment)
         return None
 
 
@@ -120,7 +120,7 @@ def open_hx711(url: ScaleURL) -> HX711Scale:
     capacity = url.number("capacity", 1000.0, 1.0, 1e6)
     url.check_all_used()
     if dout < 0 or sck < 0:
-        raise ScaleError("hx711:// needs its GPIO pins, e.g. hx711://?dout=5&sck=6 (BCM numbers)")
+        raise ScaleUsageError("hx711:// needs its GPIO pins, e.g. hx711://?dout=5&sck=6 (BCM numbers)")
     if dout == sck:
-        raise ScaleError("hx711:// needs two different pins for dout and sck")
+        raise ScaleUsageError("hx711:// needs two different pins for dout and sck")
     return HX711Scale(url.url, dout, sck, gain=gain, rate=rate, capacity_g=capacity)

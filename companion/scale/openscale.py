@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import serial
 
-from companion.scale.errors import ScaleError, ScaleNotFound, ScaleProtocolError, ScaleTimeout
+from companion.scale.errors import ScaleError, ScaleNotFound, ScaleProtocolError, ScaleTimeout, ScaleUsageError
 from companion.scale.profile import Calibration
 from companion.scale.registry import ScaleURL
 from companion.scale.serial_port import SerialPortScale
@@ -173,5 +173,5 @@ def open_openscale(url: ScaleURL) -> OpenScaleScale:
     interval = url.number("interval", max(0.1, capacity / 10000.0), 1e-4, capacity)
     url.check_all_used()
     if not url.port:
-        raise ScaleError("openscale:// needs a port, e.g. openscale:///dev/ttyUSB0")
+        raise ScaleUsageError("openscale:// needs a port, e.g. openscale:///dev/ttyUSB0")
     return OpenScaleScale(url.url, url.port, baud=baud, rate=rate, capacity_g=capacity, interval_g=interval)

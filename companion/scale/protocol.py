@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Union
@@ -362,7 +362,7 @@ def milligrams_from_raw(raw: int, offset: int, factor: Decimal | int | float | s
     if 2 * remainder >= abs(mantissa):
         quotient += 1
     negative = (numerator < 0) != (mantissa < 0)
-    return -quotient if negative and quotient else quotient
+    return int(-quotient if negative and quotient else quotient)
 
 
 def grams_from_raw(raw: int, offset: int, factor: Decimal | int | float | str) -> float:
@@ -621,7 +621,7 @@ def _decode_err(fields: list[str]) -> ErrorReply:
     return ErrorReply(code=code, command=command, text=fields[2])
 
 
-_DECODERS = {
+_DECODERS: dict[str, Callable[[list[str]], Record]] = {
     "HELLO": _decode_hello,
     "D": _decode_data,
     "OK": _decode_ok,

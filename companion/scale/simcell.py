@@ -9,6 +9,8 @@ The model of one pan, in grams unless said otherwise:
   time constant ``creep_s``);
 - drift: the zero wanders as a random walk (``drift`` grams per square-root second);
 - non-linearity: a bow of ``nonlinearity`` x capacity at mid-range;
+- off-centre loading: a piece on the worst corner reads ``corner`` of its weight too much
+  (the opposite corner as much too little, the other two corners less);
 - the HX711: ``counts_per_gram`` (a 1 mV/V cell at about 4.3 V on gain 128 gives about
   2,150 counts per gram on a 1 kg cell), Gaussian noise (datasheet: 50 nV rms at 10 SPS,
   90 nV at 80 SPS, i.e. about 21 and 38 counts), 24-bit two's complement output that
@@ -28,6 +30,16 @@ RAW_MAX = (1 << 23) - 1
 #: Datasheet input noise (counts rms) at each HX711 rate.
 NOISE_COUNTS = {10: 21.0, 80: 38.0}
 
+#: Where a load may sit on a pan, and how much of the worst corner's error it gets: the
+#: pan tilts the cell a little about a skew axis, so opposite corners err oppositely.
+POSITIONS = {
+    "centre": 0.0,
+    "front-left": -1.0,
+    "front-right": -0.2 / 1.4,
+    "back-left": 0.2 / 1.4,
+    "back-right": 1.0,
+}
+
 
 @dataclass(frozen=True)
 class CellParams:
@@ -45,6 +57,7 @@ class CellParams:
     rise_s: float = 0.03
     ring_hz: float = 5.0
     spikes: float = 0.0
+    corner: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -84,7 +97,12 @@ class Pan:
     creep_loads: list[tuple[float, float]] = field(default_factory=list)
     drift_g: float = 0.0
     pieces: list[float] = field(default_factory=list)
+    felt: list[float] = field(default_factory=list)
     drift_t: float | None = None
+
+    def position_factor(self, position: str) -> float:
+        """How much of a piece's weight the cell reads at ``position`` (1 at the centre)."""
+        return 1.0 + self.params.corner * POSITIONS[position]
 
     def change(self, t0: float, delta: float, rng: np.random.Generator, settled: bool = False) -> None:
         """Add ``delta`` grams at ``t0`` (instantly settled, or with a transient)."""

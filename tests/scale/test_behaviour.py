@@ -109,7 +109,7 @@ def test_constant_motion_gives_a_clear_timeout_not_a_weight(bench):
 
 
 @pytest.mark.parametrize("fault, message, flag", [
-    ("chip_missing", "no reading", "chip_fault"),
+    ("chip_missing", "no amplifier answers", "chip_fault"),
     ("saturate", "overloaded", "saturated"),
 ])
 def test_a_chip_fault_is_a_fault_never_a_number(bench, fault, message, flag):
