@@ -153,8 +153,9 @@ def run_watch(args: argparse.Namespace) -> int:
 
 
 def _other_pans(scale: Any, channel: int) -> list[str]:
-    """What is wrong with the balance's other pans, for a note beside a weight."""
-    status = scale.status()
+    """What is wrong with the balance's other pans, for a note beside a weight (each pan is
+    given up to a second to report)."""
+    status = scale.survey(1.0) if hasattr(scale, "survey") else scale.status()
     return [p.message for p in getattr(status, "pans", ()) if p.channel != channel and p.message]
 
 

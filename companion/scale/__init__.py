@@ -5,7 +5,7 @@ our firmware; ``openscale://``, ``hx711://`` and ``auto://`` the others (see
 ``hardware.md``).
 """
 
-from companion.scale.base import Sample, Scale, ScaleStatus, Weighing
+from companion.scale.base import PanStatus, Sample, Scale, ScaleStatus, Waiting, Weighing
 from companion.scale.profile import Calibration
 from companion.scale.registry import open_scale, register_backend
 from companion.scale.errors import (
@@ -14,10 +14,12 @@ from companion.scale.errors import (
     ScaleNotFound,
     ScaleProtocolError,
     ScaleTimeout,
+    ScaleUsageError,
 )
 
 __all__ = [
     "Calibration",
+    "PanStatus",
     "Sample",
     "Scale",
     "ScaleError",
@@ -26,6 +28,8 @@ __all__ = [
     "ScaleProtocolError",
     "ScaleStatus",
     "ScaleTimeout",
+    "ScaleUsageError",
+    "Waiting",
     "Weighing",
     "open_scale",
     "register_backend",

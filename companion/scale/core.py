@@ -553,7 +553,9 @@ class StreamScale(Scale):
             ch = self._ch[channel]
             ch.taring = True
             try:
+                deadline = self._now() + timeout
                 weighing = self._weigh(timeout, channel)
+                self._measure_noise(channel, deadline)
             finally:
                 ch.taring = False
             gross = weighing.grams + ch.zero_g
@@ -562,6 +564,18 @@ class StreamScale(Scale):
             ch.tracked_at = None
             log.info("pan %s tared at %.4f g gross", pan_name(channel), gross)
             self._on_tare(channel, gross)
+
+    def _measure_noise(self, channel: int, deadline: float) -> None:
+        """Read on (the pan at rest, as a tare leaves it) until ``channel``'s noise has been
+        measured once, or ``deadline``: a first tare at 10 SPS takes a second longer."""
+        ch = self._ch[channel]
+        while not ch.meter.measured and self._now() < deadline:
+            try:
+                self._feed(self._read(deadline))
+            except ScaleTimeout:
+                return
+            if ch.fault_since is not None:
+                return
 
     def set_zero(self, channel: int, zero_g: float) -> None:
         """Restore a zero (gross grams) saved earlier, e.g. a tare kept between runs."""
@@ -575,11 +589,28 @@ class StreamScale(Scale):
 
     # -- status ------------------------------------------------------------------------------
 
+    def _latest_sample(self, channel: int) -> Sample | None:
+        """The newest reading of ``channel`` the balance has given (a backend with a reader
+        thread may know one no caller has taken yet)."""
+        return self._ch[channel].last
+
+    def survey(self, seconds: float = 1.0) -> ScaleStatus:
+        """Read until every pan has said how it is (at most ``seconds`` on the scale's
+        clock), then the status: a missing amplifier may be reported only every 0.7 s."""
+        end = self._now() + seconds
+        while self._now() < end and any(self._latest_sample(c) is None for c in range(self.channels)):
+            with self._lock:
+                try:
+                    self._feed(self._read(min(end, self._now() + 0.25)))
+                except ScaleTimeout:
+                    continue
+        return self.status()
+
     def pan_status(self, channel: int = 0) -> PanStatus:
         """What pan ``channel`` is doing, in a state and words (see :class:`PanStatus`)."""
         channel = self._check_channel(channel)
         ch = self._ch[channel]
-        last = ch.last
+        last = self._latest_sample(channel)
         message = ""
         if not self._connected():
             state, message = "disconnected", self._waiting_message()

@@ -92,12 +92,12 @@ class HX711Scale(ThreadedScale):
             now = time.monotonic()
             if not values or values is False or not isinstance(values[0], int):
                 self._segment += 1
-                self._samples.put(self._make_sample(now, 0, None, fault=True, segment=self._segment))
+                self._put(self._make_sample(now, 0, None, fault=True, segment=self._segment))
                 continue
             raw = int(values[0])
             self._last_ok = now
             saturated = raw >= RAW_MAX or raw <= RAW_MIN
-            self._samples.put(self._make_sample(now, 0, raw, saturated=saturated, segment=self._segment))
+            self._put(self._make_sample(now, 0, raw, saturated=saturated, segment=self._segment))
 
     def _stalled(self) -> Sample | None:
         if time.monotonic() - self._last_ok > READ_TIMEOUT_S:

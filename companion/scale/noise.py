@@ -33,8 +33,8 @@ from companion.scale.stable import MAD_TO_SIGMA, fsum_mean, slope
 #: +-20 mV full scale of 2^23 counts at gain 128).
 DATASHEET_NOISE_COUNTS = {10: 21.0, 80: 38.0}
 
-#: Readings a noise window holds at each rate (0.6 s at 80 SPS, 2.4 s at 10 SPS).
-WINDOW_READINGS = {10: 24, 80: 48}
+#: Readings a noise window holds at each rate (0.6 s at 80 SPS, 1.6 s at 10 SPS).
+WINDOW_READINGS = {10: 16, 80: 48}
 #: Fewest readings a window may judge.
 MIN_READINGS = 16
 #: Window estimates pooled into the noise figure (the newest ones).

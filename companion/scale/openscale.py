@@ -155,7 +155,7 @@ class OpenScaleScale(SerialPortScale[serial.SerialBase]):
                 self._segment += 1
         self._last_ms = rec.ms
         sample = self._make_sample(time.monotonic(), 0, int(round(rec.grams * 1000.0)), segment=self._segment)
-        self._samples.put(sample)
+        self._put(sample)
 
     def _message(self) -> str:
         return "" if self._connected() else f"No readings from the OpenScale on {self.port_name}"

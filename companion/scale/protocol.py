@@ -370,6 +370,23 @@ def grams_from_raw(raw: int, offset: int, factor: Decimal | int | float | str) -
     return milligrams_from_raw(raw, offset, factor) / 1000
 
 
+def grams_agree(data: Data, offset: int | None, factor: Decimal | None) -> bool:
+    """Whether ``data``'s grams are exactly its raw counts through the calibration the balance
+    keeps (``offset`` counts, ``factor`` counts per gram; None: it keeps none).
+
+    A line that passed its checksum but fails this was damaged in a way the checksum
+    missed, or the host's copy of the calibration is stale: either way its numbers are not
+    to be trusted.
+    """
+    if data.raw is None or data.flags & Flag.SATURATED:
+        return data.grams is None
+    if factor is None or offset is None:
+        return data.grams is None and bool(data.flags & Flag.UNCALIBRATED)
+    if data.grams is None or data.flags & Flag.UNCALIBRATED:
+        return False
+    return grams_from_raw(data.raw, offset, factor) == data.grams
+
+
 # --------------------------------------------------------------------------- decoding
 
 

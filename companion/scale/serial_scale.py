@@ -47,6 +47,10 @@ SILENT_S = 2.0
 #: Lines in a row on one channel whose grams disagree with the host's copy of the
 #: balance's calibration before that copy is read again (it may have changed).
 MISMATCHES_BEFORE_REREAD = 3
+#: Lines lost in a row (and board milliseconds between the readings either side) that a
+#: weighing may span; a longer gap starts afresh.
+MAX_LOST_LINES = 8
+MAX_LOST_MS = 100
 
 
 def pin_name(pin: int) -> str:
@@ -230,6 +234,7 @@ class SerialScale(SerialPortScale[_Opened]):
         self._replies: queue.Queue[proto.Record] = queue.Queue()
         self._cmd_lock = threading.Lock()
         self._expected_seq: int | None = None
+        self._last_ms: int | None = None
         self._clock = BoardClock()
         self._mismatch_run = [0, 0]
         self._rereading = threading.Lock()
@@ -276,6 +281,7 @@ class SerialScale(SerialPortScale[_Opened]):
         self._link = link
         self._segment += 1
         self._expected_seq = None
+        self._last_ms = None
         self._last_line = time.monotonic()
         self.reconnects += 1
         log.info("balance on %s is back", self.port_name)
@@ -284,26 +290,31 @@ class SerialScale(SerialPortScale[_Opened]):
         return self._link.port
 
     def _received(self, chunk: bytes) -> None:
-        for line in self._link.lines.feed(chunk):
-            self._handle(line)
-
-    def _handle(self, line: bytes) -> None:
         arrived = time.monotonic()
-        self._last_line = arrived
-        try:
-            record = proto.decode_line(line)
-        except proto.LineError as exc:
-            self.garbled += 1
-            if self._expected_seq is not None:
-                self._segment += 1  # a reading may have been lost with it
-            log.debug("ignored a damaged line from the balance: %s", exc)
-            return
+        records: list[proto.Record] = []
+        for line in self._link.lines.feed(chunk):
+            self._last_line = arrived
+            try:
+                records.append(proto.decode_line(line))
+            except proto.LineError as exc:
+                self.garbled += 1  # a reading lost with it shows as a gap in the sequence
+                log.debug("ignored a damaged line from the balance: %s", exc)
+        # The freshest reading of a burst sets the clock first, so the ones before it keep
+        # the board's spacing (lines read late must not bunch up in time).
+        freshest = next((r for r in reversed(records) if isinstance(r, (proto.Data, proto.Hello))), None)
+        if isinstance(freshest, proto.Data):
+            self._clock.expect(freshest.ms, arrived)
+        for record in records:
+            self._handle(record, arrived)
+
+    def _handle(self, record: proto.Record, arrived: float) -> None:
         if isinstance(record, proto.Data):
             self._data(record, arrived)
         elif isinstance(record, proto.Hello):
             log.warning("the balance restarted (%s)", record.reset)
             self._segment += 1
             self._expected_seq = None
+            self._last_ms = None
             self._clock.reset()
             threading.Thread(target=self._restart_stream, daemon=True).start()
         else:
@@ -343,21 +354,21 @@ class SerialScale(SerialPortScale[_Opened]):
         """True when the line's grams are exactly its raw counts through the calibration the
         balance keeps (or it gives none where it keeps none)."""
         fw = self.firmware_calibrations[d.channel] if d.channel < len(self.firmware_calibrations) else None
-        if d.raw is None or d.flags & proto.Flag.SATURATED:
-            return d.grams is None
-        if fw is None or fw.factor is None:
-            return d.grams is None and bool(d.flags & proto.Flag.UNCALIBRATED)
-        if d.grams is None or d.flags & proto.Flag.UNCALIBRATED:
-            return False
-        return proto.grams_from_raw(d.raw, fw.offset, fw.factor) == d.grams
+        return proto.grams_agree(d, None if fw is None else fw.offset, None if fw is None else fw.factor)
 
     def _data(self, d: proto.Data, arrived: float) -> None:
         if self._expected_seq is not None and d.seq != self._expected_seq:
             missing = (d.seq - self._expected_seq) % proto.SEQ_MODULO
             self.gaps += 1
-            self._segment += 1
-            log.info("%d reading(s) from the balance went missing: starting afresh", missing)
+            quiet_ms = (d.ms - self._last_ms) % proto.MS_MODULO if self._last_ms is not None else None
+            # A line or two lost to noise on an otherwise running link hides nothing (the
+            # readings either side are a few milliseconds apart); a longer gap may hide a
+            # change of load, so the readings after it start afresh.
+            if missing > MAX_LOST_LINES or quiet_ms is None or quiet_ms > MAX_LOST_MS:
+                self._segment += 1
+                log.info("%d reading(s) from the balance went missing: starting afresh", missing)
         self._expected_seq = (d.seq + 1) % proto.SEQ_MODULO
+        self._last_ms = d.ms
         t, restarted = self._clock.to_host(d.ms, arrived)
         if restarted:
             self._segment += 1
@@ -386,7 +397,7 @@ class SerialScale(SerialPortScale[_Opened]):
         else:
             saturated = bool(d.flags & proto.Flag.SATURATED)
             sample = self._make_sample(t, d.channel, d.raw, saturated=saturated, segment=self._segment)
-        self._samples.put(sample)
+        self._put(sample)
 
     # -- the stream --------------------------------------------------------------------------
 
