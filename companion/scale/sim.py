@@ -11,7 +11,8 @@ one HX711 fitted, as most makers start); ``rate`` 10 or 80 samples per second; `
 ``capacity`` grams (default 1000); ``interval`` the scale interval e in grams (default
 0.1); ``drift`` grams per square-root second; ``creep`` fraction of the load; ``settle``
 seconds (the ringing's decay); ``nonlinearity`` fraction of capacity; ``corner`` the
-relative error of a load on the worst corner of the pan (off-centre loading); ``spikes``
+relative error of a load on the worst corner of the pan (off-centre loading); ``hum``
+grams of 50 Hz mains pickup (which 10 SPS conversions cancel); ``spikes``
 the chance of a glitched reading; ``seed``; ``clock`` "real" (readings arrive in real
 time) or "virtual" (instantly, on a simulated clock: for tests).
 
@@ -257,7 +258,7 @@ class SimScale(StreamScale):
                 self._pending.append(
                     self._make_sample(t, index, None, fault=True, segment=self._segment, fault_kind=self._fault[index]))
                 continue
-            raw, saturated = pan.raw(t, self._rng)
+            raw, saturated = pan.raw(t, self._rng, self.period)
             if self._saturate[index]:
                 raw, saturated = (1 << 23) - 1, True
             self._pending.append(self._make_sample(t, index, raw, saturated=saturated, segment=self._segment))
@@ -330,6 +331,7 @@ def build_sim(url: ScaleURL, cls: type[SimScale], **extra: Any) -> SimScale:
         settle_s=url.number("settle", 0.12, 0.001, 10.0),
         spikes=url.number("spikes", 0.0, 0.0, 1.0),
         corner=url.number("corner", 3e-4, 0.0, 0.1),
+        hum=url.number("hum", 0.0, 0.0, capacity),
     )
     missing_text = url.text("missing", "")
     interval = url.number("interval", max(0.1, capacity / 10000.0), 1e-4, capacity)

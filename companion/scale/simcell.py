@@ -11,7 +11,10 @@ The model of one pan, in grams unless said otherwise:
 - non-linearity: a bow of ``nonlinearity`` x capacity at mid-range;
 - off-centre loading: a piece on the worst corner reads ``corner`` of its weight too much
   (the opposite corner as much too little, the other two corners less);
-- the HX711: ``counts_per_gram`` (a 1 mV/V cell at about 4.3 V on gain 128 gives about
+- mains pickup: a ``hum`` of that many grams at ``mains_hz`` (50 Hz), which a 10 SPS
+  conversion (five whole cycles long) cancels and an 80 SPS one does not;
+- the HX711: each conversion averages its input over its period (1/rate);
+  ``counts_per_gram`` (a 1 mV/V cell at about 4.3 V on gain 128 gives about
   2,150 counts per gram on a 1 kg cell), Gaussian noise (datasheet: 50 nV rms at 10 SPS,
   90 nV at 80 SPS, i.e. about 21 and 38 counts), 24-bit two's complement output that
   saturates at -8,388,608 and 8,388,607.
@@ -58,6 +61,8 @@ class CellParams:
     ring_hz: float = 5.0
     spikes: float = 0.0
     corner: float = 0.0
+    hum: float = 0.0
+    mains_hz: float = 50.0
 
 
 @dataclass(frozen=True)
@@ -148,13 +153,31 @@ class Pan:
             s += dt
         return s
 
-    def raw(self, t: float, rng: np.random.Generator) -> tuple[int, bool]:
-        """One ADC conversion at ``t``: counts and whether it saturated."""
+    def mean_load(self, t: float, period: float) -> float:
+        """The load averaged over the conversion that ends at ``t`` and lasted ``period`` s
+        (the HX711 integrates its input: a 10 SPS conversion smooths a pan's ringing more
+        than an 80 SPS one), with the mains hum's average over the same time."""
+        p = self.params
+        if period <= 0:
+            load = self.true_load(t)
+        else:
+            points = 8
+            load = math.fsum(self.true_load(t - period * (i + 0.5) / points) for i in range(points)) / points
+        if p.hum:
+            w = 2.0 * math.pi * p.mains_hz
+            if period <= 0:
+                load += p.hum * math.sin(w * t)
+            else:
+                load += p.hum * (math.cos(w * (t - period)) - math.cos(w * t)) / (w * period)
+        return load
+
+    def raw(self, t: float, rng: np.random.Generator, period: float = 0.0) -> tuple[int, bool]:
+        """One ADC conversion ending at ``t`` (lasting ``period`` s): counts and whether it saturated."""
         p = self.params
         if self.drift_t is not None and p.drift and t > self.drift_t:
             self.drift_g += float(rng.normal(0.0, p.drift * math.sqrt(t - self.drift_t)))
         self.drift_t = t
-        load = self.true_load(t)
+        load = self.mean_load(t, period)
         x = load / p.capacity_g
         bow = 4.0 * p.nonlinearity * p.capacity_g * x * (1.0 - x)
         counts = p.zero_counts + p.counts_per_gram * (load + bow + self.drift_g)
