@@ -128,3 +128,9 @@ def test_typed_commands_work_like_a_serial_monitor(board: BalanceLink) -> None:
     assert board.request(b"ping typed\r\n") == proto.Pong("typed")
     assert board.request(b"gain 1\r") == proto.Gain(1, 128)
     assert board.request(b"Stream\n") == proto.Streaming(True)
+
+
+def test_wiring_names_each_amplifiers_pins(board: BalanceLink) -> None:
+    """The pins of config.h, so the host can say which wire to check."""
+    assert board.request(proto.wiring_command(0)) == proto.Wiring(0, 2, 3, 6)
+    assert board.request(proto.wiring_command(1)) == proto.Wiring(1, 4, 5, 6)

@@ -196,3 +196,5 @@ def test_one_pan_board_with_strapped_rate() -> None:
             assert link.request(proto.rate_command()) == proto.Rate(10)
             assert link.request(proto.channels_command(2)).code == ErrorCode.RANGE
             assert link.request(proto.tare_command(1)).code == ErrorCode.RANGE
+            assert link.request(proto.wiring_command(0)) == proto.Wiring(0, 2, 3, None)
+            assert link.request(proto.wiring_command(1)).code == ErrorCode.RANGE
