@@ -92,9 +92,10 @@ def firmware_trials(times: int, rate: int, trials: int, seed: int) -> dict[str, 
     return _summary(to_stable, to_stable, errors, stated, averaging)
 
 
-def _summary(to_stable: list[float], excess: list[float], errors: list[float], stated: list[float],
-             averaging: list[int]) -> dict[str, float]:
-    within = sum(abs(e) <= 2 * u for e, u in zip(errors, stated)) / len(errors)
+def _summary(
+    to_stable: list[float], excess: list[float], errors: list[float], stated: list[float], averaging: list[int]
+) -> dict[str, float]:
+    within = sum(abs(e) <= 2 * u for e, u in zip(errors, stated, strict=False)) / len(errors)
     return {
         "to_stable": statistics.median(to_stable),
         "excess": statistics.median(excess),
@@ -115,22 +116,31 @@ def main() -> int:
     args = parser.parse_args()
     print(f"command: python {' '.join(sys.argv)}")
     print(f"medians over {args.trials} collections per row (simulator, its own clock)")
-    header = (f"  {'bench':<9}{'rate':>5}{'noise':>7}   {'to stable':>9} {'excess':>7}   {'sigma':>7} {'bias':>8} "
-              f"{'stated u':>8} {'within 2u':>9}   {'averaging':>9}")
+    header = (
+        f"  {'bench':<9}{'rate':>5}{'noise':>7}   {'to stable':>9} {'excess':>7}   {'sigma':>7} {'bias':>8} "
+        f"{'stated u':>8} {'within 2u':>9}   {'averaging':>9}"
+    )
     print(header)
     rows = [("sim", rate, times, sim_trials(times, rate, args.trials, args.seed)) for rate in RATES for times in NOISES]
     rows += [("sim+hum", rate, 1, sim_trials(1, rate, args.trials, args.seed, hum=HUM_G)) for rate in RATES]
     if args.firmware:
-        rows += [("firmware", rate, times, firmware_trials(times, rate, args.firmware_trials, args.seed))
-                 for rate in RATES for times in (1, 5)]
+        rows += [
+            ("firmware", rate, times, firmware_trials(times, rate, args.firmware_trials, args.seed))
+            for rate in RATES
+            for times in (1, 5)
+        ]
     for bench, rate, times, r in rows:
-        print(f"  {bench:<9}{rate:>5}{times:>6}x   {r['to_stable']:8.3f}s {r['excess']:6.3f}s   {r['sigma']:6.4f}g "
-              f"{r['bias']:+7.4f}g {r['stated']:7.4f}g {100 * r['within2u']:8.0f}%   {r['averaging']:9.0f}")
+        print(
+            f"  {bench:<9}{rate:>5}{times:>6}x   {r['to_stable']:8.3f}s {r['excess']:6.3f}s   {r['sigma']:6.4f}g "
+            f"{r['bias']:+7.4f}g {r['stated']:7.4f}g {100 * r['within2u']:8.0f}%   {r['averaging']:9.0f}"
+        )
     by = {(b, rate, times): r for b, rate, times, r in rows}
     faster = all(by[("sim", 80, t)]["to_stable"] <= by[("sim", 10, t)]["to_stable"] for t in NOISES)
     tighter = sum(by[("sim", 80, t)]["sigma"] <= by[("sim", 10, t)]["sigma"] for t in NOISES)
-    print(f"80 SPS is faster to a stable weight at every noise: {'yes' if faster else 'no'}; "
-          f"its spread is at most 10 SPS's at {tighter} of {len(NOISES)} noise levels")
+    print(
+        f"80 SPS is faster to a stable weight at every noise: {'yes' if faster else 'no'}; "
+        f"its spread is at most 10 SPS's at {tighter} of {len(NOISES)} noise levels"
+    )
     hum10, hum80 = by[("sim+hum", 10, 1)], by[("sim+hum", 80, 1)]
     print(f"with {HUM_G:g} g of 50 Hz hum: spread {hum10['sigma']:.4f} g at 10 SPS, {hum80['sigma']:.4f} g at 80 SPS")
     return 0

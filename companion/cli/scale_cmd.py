@@ -6,7 +6,7 @@ import argparse
 import math
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,10 @@ from companion.cli.common import print_json
 from companion.scale.errors import ScaleError
 
 DEFAULT_URL = "auto://"
-URL_HELP = "the balance: auto:// (default: find it, else the simulator), sim://, serial:///dev/ttyUSB0, openscale://PORT, hx711://?dout=5&sck=6"
+URL_HELP = (
+    "the balance: auto:// (default: find it, else the simulator), sim://, serial:///dev/ttyUSB0, "
+    "openscale://PORT, hx711://?dout=5&sck=6"
+)
 #: While the balance is away, `scale watch` says so again this often (seconds).
 WAITING_REPEAT_S = 10.0
 
@@ -35,8 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("url", nargs="?", default=DEFAULT_URL, help=URL_HELP)
     g.add_argument("--channel", type=int, default=0, help="the pan (0, or 1 on a two-pan balance)")
     g.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for a steady weight (default 10)")
-    g.add_argument("--json", action="store_true",
-                   help='print {"grams", "uncertainty_g", "samples", "channel", "calibration", ...}')
+    g.add_argument(
+        "--json", action="store_true", help='print {"grams", "uncertainty_g", "samples", "channel", "calibration", ...}'
+    )
     g.set_defaults(func=run_weigh)
 
     t = actions.add_parser("tare", help="take the present load as zero (kept for the next run)")
@@ -47,8 +51,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     i = actions.add_parser("info", help="what the balance is, its calibration, each pan's noise and state")
     i.add_argument("url", nargs="?", default=DEFAULT_URL, help=URL_HELP)
-    i.add_argument("--listen", type=float, default=1.5,
-                   help="seconds to read first, so the noise at rest is measured (default 1.5; 0: none)")
+    i.add_argument(
+        "--listen",
+        type=float,
+        default=1.5,
+        help="seconds to read first, so the noise at rest is measured (default 1.5; 0: none)",
+    )
     i.add_argument("--json", action="store_true", help="print JSON")
     i.set_defaults(func=run_info)
 
@@ -66,27 +74,63 @@ def register(sub: argparse._SubParsersAction) -> None:
         "calibration/PROCEDURE.md.",
     )
     s.add_argument("url", nargs="?", default=DEFAULT_URL, help=URL_HELP)
-    s.add_argument("--masses", required=True,
-                   help="known masses in grams to fit, e.g. 100,200,500 (a tolerance each: 100+-0.005)")
-    s.add_argument("--check", default="",
-                   help="known masses in grams that verify the fit, e.g. 50,150,400 (default: the last cycle)")
-    s.add_argument("--mass-class", default=None,
-                   help="what the masses are, for their tolerance: F2, M1, M2, M3 (OIML R111 test weights), "
-                   "coins, exact (default M3, or exact for the simulator)")
+    s.add_argument(
+        "--masses", required=True, help="known masses in grams to fit, e.g. 100,200,500 (a tolerance each: 100+-0.005)"
+    )
+    s.add_argument(
+        "--check",
+        default="",
+        help="known masses in grams that verify the fit, e.g. 50,150,400 (default: the last cycle)",
+    )
+    s.add_argument(
+        "--mass-class",
+        default=None,
+        help="what the masses are, for their tolerance: F2, M1, M2, M3 (OIML R111 test weights), "
+        "coins, exact (default M3, or exact for the simulator)",
+    )
     s.add_argument("--yes", action="store_true", help="do not ask: wait for each load to change and settle")
-    s.add_argument("--repeats", type=int, default=2, help="cycles through the loads (default 2: measures repeatability)")
+    s.add_argument(
+        "--repeats", type=int, default=2, help="cycles through the loads (default 2: measures repeatability)"
+    )
     s.add_argument("--no-corner", action="store_true", help="skip the corner test (off-centre loading)")
-    s.add_argument("--corner-mass", type=float, default=None, help="the mass for the corner test (default: about Max/3)")
-    s.add_argument("--creep", type=float, default=60.0,
-                   help="seconds the heaviest mass stays on to measure creep (default 60; 0 skips it)")
-    s.add_argument("--interval", type=float, default=None, help="scale interval e in grams for the verdict (default: the balance's)")
-    s.add_argument("--capacity", type=float, default=None, help="the balance's maximum load in grams (default: the balance's)")
+    s.add_argument(
+        "--corner-mass", type=float, default=None, help="the mass for the corner test (default: about Max/3)"
+    )
+    s.add_argument(
+        "--creep",
+        type=float,
+        default=60.0,
+        help="seconds the heaviest mass stays on to measure creep (default 60; 0 skips it)",
+    )
+    s.add_argument(
+        "--interval",
+        type=float,
+        default=None,
+        help="scale interval e in grams for the verdict (default: the balance's)",
+    )
+    s.add_argument(
+        "--capacity", type=float, default=None, help="the balance's maximum load in grams (default: the balance's)"
+    )
     s.add_argument("--channel", type=int, default=0, help="the pan")
     s.add_argument("--step-timeout", type=float, default=120.0, help="seconds each load may take to settle")
-    s.add_argument("--out", type=Path, default=None, help="folder for the profile, session log and plot (default: the data folder)")
+    s.add_argument(
+        "--out", type=Path, default=None, help="folder for the profile, session log and plot (default: the data folder)"
+    )
     s.add_argument("--no-eeprom", action="store_true", help="do not store the calibration in the balance")
     s.add_argument("--json", action="store_true", help="print the profile as JSON at the end")
     s.set_defaults(func=run_calibrate)
+
+
+def _out(text: str) -> None:
+    """A line of the command's output."""
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _err(text: str) -> None:
+    """A line for the person at the keyboard (progress, notes), apart from the output."""
+    sys.stderr.write(text + "\n")
+    sys.stderr.flush()
 
 
 def _open(url: str) -> Any:
@@ -95,7 +139,7 @@ def _open(url: str) -> Any:
     scale = open_scale(url)
     status = scale.status()
     if status.simulated and status.message and url.startswith("auto"):
-        print(f"!! {status.message}", file=sys.stderr)
+        _err(f"!! {status.message}")
     return scale
 
 
@@ -128,24 +172,23 @@ def run_watch(args: argparse.Namespace) -> int:
                     if args.json:
                         print_json({"waiting": True, "message": item.message})
                     else:
-                        print(f"-- {item.message}", flush=True)
+                        _out(f"-- {item.message}")
                 continue
             if said is not None:
                 if not args.json:
-                    print("-- the balance is back", flush=True)
+                    _out("-- the balance is back")
                 said = None
             s = item.sample
             if args.channel is not None and s.channel != args.channel:
                 continue
             if args.json:
                 print_json(item.to_json())
+            elif item.net_g is None:
+                _out(f"pan {_pan(s.channel)}        ----    {item.message or item.reason}")
             else:
-                if item.net_g is None:
-                    print(f"pan {_pan(s.channel)}        ----    {item.message or item.reason}", flush=True)
-                else:
-                    d = _decimals(scale.calibration(s.channel).interval_g)
-                    flag = "stable" if item.stable else item.reason
-                    print(f"pan {_pan(s.channel)}  {item.net_g + 0.0:10.{d}f} g  raw {s.raw:9d}  {flag}", flush=True)
+                d = _decimals(scale.calibration(s.channel).interval_g)
+                flag = "stable" if item.stable else item.reason
+                _out(f"pan {_pan(s.channel)}  {item.net_g + 0.0:10.{d}f} g  raw {s.raw:9d}  {flag}")
             shown += 1
             if args.count and shown >= args.count:
                 break
@@ -186,12 +229,12 @@ def run_weigh(args: argparse.Namespace) -> int:
             )
         else:
             d = _decimals(cal.interval_g)
-            print(
+            _out(
                 f"{round(w.grams, d) + 0.0:.{d}f} g  (+- {w.uncertainty_g:.{d + 1}f} g, pan {_pan(w.channel)}, "
                 f"{w.samples} readings, calibration {w.calibration})"
             )
             for note in notes:
-                print(f"note: {note}", file=sys.stderr)
+                _err(f"note: {note}")
     return 0
 
 
@@ -200,7 +243,7 @@ def run_tare(args: argparse.Namespace) -> int:
     with _open(args.url) as scale:
         scale.tare(channel=args.channel, timeout=args.timeout)
         kept = " (kept for the next run)" if getattr(scale, "persist_zero", False) else ""
-        print(f"pan {_pan(args.channel)} zeroed{kept}")
+        _out(f"pan {_pan(args.channel)} zeroed{kept}")
     return 0
 
 
@@ -231,16 +274,16 @@ def run_info(args: argparse.Namespace) -> int:
         if args.json:
             print_json(info)
             return 0
-        print(f"balance   {info.get('device_id') or '?'} ({info.get('backend', '')}) at {info.get('url')}")
+        _out(f"balance   {info.get('device_id') or '?'} ({info.get('backend', '')}) at {info.get('url')}")
         for key in ("port", "firmware", "protocol", "rate_sps", "channels"):
             if key in info:
-                print(f"{key:<9} {info[key]}")
+                _out(f"{key:<9} {info[key]}")
         pans = {p["channel"]: p for p in info.get("pans", [])}
         for cal in info.get("calibrations", []):
             ch = cal["channel"]
             verified = cal.get("verified_max_g")
             checked = "" if verified is None else f", verified up to {verified:g} g"
-            print(
+            _out(
                 f"pan {_pan(ch)}     calibration {cal['id']} ({cal['source']}): {cal['counts_per_gram']:.4f} counts/g, "
                 f"e = {cal['interval_g']:g} g, Max = {cal['capacity_g']:g} g, fit error {cal['sigma_g']:.4f} g{checked}"
             )
@@ -248,14 +291,14 @@ def run_info(args: argparse.Namespace) -> int:
             if pan is None:
                 continue
             how = "measured at rest" if pan["noise_measured"] else "HX711 datasheet figure, not yet measured"
-            print(
+            _out(
                 f"          noise {pan['noise_g']:.4f} g rms ({pan['noise_ratio']:.1f}x the datasheet, {how}); "
                 f"averages {pan['averaging']} readings, motion band +-{pan['band_g']:.3f} g; {pan['state']}"
             )
             if pan["wiring"]:
-                print("          wired " + ", ".join(f"{k.upper()} {v}" for k, v in pan["wiring"].items()))
+                _out("          wired " + ", ".join(f"{k.upper()} {v}" for k, v in pan["wiring"].items()))
         if status.message:
-            print(f"status    {status.message}")
+            _out(f"status    {status.message}")
     return 0
 
 
@@ -284,7 +327,7 @@ def _instructor(scale: Any, args: argparse.Namespace) -> Any:
         placer = sim_instructor(scale, args.channel)
 
         def instruct_sim(step: LoadStep, index: int, total: int) -> None:
-            print(f"load {index + 1}/{total}: the simulator does it: {step.words()}", file=sys.stderr)
+            _err(f"load {index + 1}/{total}: the simulator does it: {step.words()}")
             placer(step, index, total)
 
         return instruct_sim
@@ -292,7 +335,7 @@ def _instructor(scale: Any, args: argparse.Namespace) -> Any:
     def instruct(step: LoadStep, index: int, total: int) -> None:
         what = step.words()
         if args.yes:
-            print(f"load {index + 1}/{total}: {what}; waiting for it to settle", file=sys.stderr)
+            _err(f"load {index + 1}/{total}: {what}; waiting for it to settle")
             return
         try:
             input(f"load {index + 1}/{total}: {what}, then press Enter ")
@@ -340,55 +383,72 @@ def run_calibrate(args: argparse.Namespace) -> int:
             raise ScaleError("this kind of balance cannot be calibrated by Purser")
         plan = _plan(args, scale)
         checks = f"; checked with {', '.join(f'{m:g} g' for m in plan.checks)}" if plan.checks else ""
-        print(
+        _err(
             f"Calibrating pan {_pan(args.channel)} of {scale.device_id or scale.url} with "
             f"{', '.join(f'{m:g} g' for m in plan.masses)}, {plan.repeats} cycle(s){checks}; "
-            f"reference masses of class {plan.mass_class}",
-            file=sys.stderr,
+            f"reference masses of class {plan.mass_class}"
         )
-        session, profile = calibrate(scale, plan, lambda *_: None, _progress_printer(sys.stderr),
-                                     instruct=_instructor(scale, args))
+        session, profile = calibrate(
+            scale, plan, lambda *_: None, _progress_printer(sys.stderr), instruct=_instructor(scale, args)
+        )
         cal = profile.calibration
         folder = args.out or profile_dir()
-        target = (folder / profile_path(cal.device_id, cal.channel).name) if args.out else profile_path(cal.device_id, cal.channel)
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S")
+        target = (
+            (folder / profile_path(cal.device_id, cal.channel).name)
+            if args.out
+            else profile_path(cal.device_id, cal.channel)
+        )
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         stem = target.name.removesuffix(".json")
         save_profile(profile, target)
         session_path = write_session(session, target.parent / f"{stem}-{stamp}.session.json")
-        plot_path = save_plot(profile.report, plan.interval_g, plan.capacity_g, target.parent / f"{stem}.png",
-                              f"{cal.device_id} pan {_pan(cal.channel)}: {cal.id}")
+        plot_path = save_plot(
+            profile.report,
+            plan.interval_g,
+            plan.capacity_g,
+            target.parent / f"{stem}.png",
+            f"{cal.device_id} pan {_pan(cal.channel)}: {cal.id}",
+        )
         stored = False
         if not args.no_eeprom:
             try:
                 stored = scale.write_calibration(cal)
             except ScaleError as exc:
-                print(f"the balance did not keep the calibration: {exc}", file=sys.stderr)
+                _err(f"the balance did not keep the calibration: {exc}")
         scale.set_calibration(cal)
     report = profile.report
     if args.json:
         print_json(profile.to_json())
         return 0
-    print(f"calibration {cal.id}: {cal.counts_per_gram:.4f} counts/g, zero at {cal.zero_counts:.1f} counts")
+    _out(f"calibration {cal.id}: {cal.counts_per_gram:.4f} counts/g, zero at {cal.zero_counts:.1f} counts")
     for point, residual in zip(report["points"], report["residuals_g"], strict=True):
-        print(f"  fit    {point['mass_g']:8g} g  error {residual:+.4f} g  ({point['n']} readings)")
+        _out(f"  fit    {point['mass_g']:8g} g  error {residual:+.4f} g  ({point['n']} readings)")
     for check in report["checks"]:
-        print(f"  check  {check['mass_g']:8g} g  error {check['error_g']:+.4f} g  (+- {2 * check['u_g']:.4f} g expected)")
-    print(f"fit error {cal.sigma_g:.4f} g, linearity {report['linearity_pct']:.4f} % of capacity, "
-          f"slope known to {1e6 * report['slope_u_rel']:.0f} ppm (reference masses included)")
+        _out(
+            f"  check  {check['mass_g']:8g} g  error {check['error_g']:+.4f} g  (+- {2 * check['u_g']:.4f} g expected)"
+        )
+    _out(
+        f"fit error {cal.sigma_g:.4f} g, linearity {report['linearity_pct']:.4f} % of capacity, "
+        f"slope known to {1e6 * report['slope_u_rel']:.0f} ppm (reference masses included)"
+    )
     for rep in report["repeatability"]:
-        print(f"  repeatability at {rep['mass_g']:g} g: spread {rep['spread_g']:.4f} g")
+        _out(f"  repeatability at {rep['mass_g']:g} g: spread {rep['spread_g']:.4f} g")
     if report["corner"]:
         corner = report["corner"]
-        print(f"off-centre: worst {corner['worst_g']:.4f} g with {corner['mass_g']:g} g on a corner")
+        _out(f"off-centre: worst {corner['worst_g']:.4f} g with {corner['mass_g']:g} g on a corner")
     if report["creep"]:
         creep = report["creep"]
-        print(f"creep: {creep['change_g']:+.4f} g in {creep['hold_s']:g} s with {creep['mass_g']:g} g")
+        _out(f"creep: {creep['change_g']:+.4f} g in {creep['hold_s']:g} s with {creep['mass_g']:g} g")
     verdict = report["verdict"]
-    print(report["statement"])
+    _out(report["statement"])
     if not verdict["passed"]:
-        print(f"no OIML R76 class III claim at e = {plan.interval_g:g} g:")
+        _out(f"no OIML R76 class III claim at e = {plan.interval_g:g} g:")
         for failure in verdict["failures"]:
-            print(f"  - {failure}")
-    print(f"saved {target}\nsession log {session_path}\nplot {plot_path}")
-    print("stored in the balance too" if stored else "(the balance keeps no calibration of its own: Purser's profile is used)")
+            _out(f"  - {failure}")
+    _out(f"saved {target}\nsession log {session_path}\nplot {plot_path}")
+    _out(
+        "stored in the balance too"
+        if stored
+        else "(the balance keeps no calibration of its own: Purser's profile is used)"
+    )
     return 0

@@ -6,8 +6,6 @@ our firmware; ``openscale://``, ``hx711://`` and ``auto://`` the others (see
 """
 
 from companion.scale.base import PanStatus, Sample, Scale, ScaleStatus, Waiting, Weighing
-from companion.scale.profile import Calibration
-from companion.scale.registry import open_scale, register_backend
 from companion.scale.errors import (
     ScaleError,
     ScaleFault,
@@ -16,6 +14,8 @@ from companion.scale.errors import (
     ScaleTimeout,
     ScaleUsageError,
 )
+from companion.scale.profile import Calibration
+from companion.scale.registry import open_scale, register_backend
 
 __all__ = [
     "Calibration",

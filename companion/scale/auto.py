@@ -67,7 +67,9 @@ def open_auto(url: ScaleURL) -> Scale:
         return scale
     if fallback == "none":
         raise ScaleNotFound(f"no Purser balance answered (tried {', '.join(tried) or 'no ports'})")
-    sim_url = ScaleURL(url.url, "sim", "", {k: v for k, v in url.params.items() if k not in ("handshake", "ports", "fallback")})
+    sim_url = ScaleURL(
+        url.url, "sim", "", {k: v for k, v in url.params.items() if k not in ("handshake", "ports", "fallback")}
+    )
     fallback_scale = build_sim(sim_url, FallbackSimScale, tried=tried)
     log.warning("%s", fallback_scale.status().message)
     return fallback_scale

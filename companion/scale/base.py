@@ -8,8 +8,17 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 #: What a pan can be doing, as :attr:`PanStatus.state` gives it.
-PAN_STATES = ("ok", "unstable", "no_readings", "no_amplifier", "dout_low", "powered_down", "saturated",
-              "overloaded", "disconnected")
+PAN_STATES = (
+    "ok",
+    "unstable",
+    "no_readings",
+    "no_amplifier",
+    "dout_low",
+    "powered_down",
+    "saturated",
+    "overloaded",
+    "disconnected",
+)
 
 
 def pan_name(channel: int) -> str:
@@ -186,7 +195,7 @@ class Scale(abc.ABC):
         """What this balance is (backend, device id, channels, calibrations), JSON-ready."""
         return {"url": self.url, "device_id": self.device_id, "channels": self.channels, "simulated": self.simulated}
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a backend with nothing to release needs no close
         """Release the port or thread behind this scale."""
 
     def __enter__(self) -> Scale:

@@ -91,7 +91,7 @@ class Step:
             "tolerance_g": self.tolerance_g,
             "hold_s": self.hold_s,
             "must_leave": self.must_leave,
-            "samples": [[t, r] for t, r in zip(self.times, self.raws)],
+            "samples": [[t, r] for t, r in zip(self.times, self.raws, strict=False)],
         }
 
     @classmethod
@@ -133,8 +133,12 @@ class Point:
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for the report."""
-        data: dict[str, Any] = {"mass_g": self.mass_g, "mean_counts": self.mean_counts,
-                                "std_counts": self.std_counts, "n": self.n}
+        data: dict[str, Any] = {
+            "mass_g": self.mass_g,
+            "mean_counts": self.mean_counts,
+            "std_counts": self.std_counts,
+            "n": self.n,
+        }
         if self.kind != "fit":
             data["kind"] = self.kind
         if self.position != "centre":
@@ -167,12 +171,22 @@ def select_window(step: Step, rule: StabilityRule) -> tuple[int, Verdict] | None
     for end in range(first + rule.min_samples, len(raws) + 1):
         found = window_ready(times[first:end], raws[first:end], rule, changed_from)
         if found is not None:
-            return end, Verdict(found.stable, found.reason, found.mean, found.std, found.used, found.rejected,
-                                found.start + first, found.keep)
+            return end, Verdict(
+                found.stable,
+                found.reason,
+                found.mean,
+                found.std,
+                found.used,
+                found.rejected,
+                found.start + first,
+                found.keep,
+            )
     return None
 
 
-def window_ready(times: Sequence[float], raws: Sequence[float], rule: StabilityRule, changed_from: float | None) -> Verdict | None:
+def window_ready(
+    times: Sequence[float], raws: Sequence[float], rule: StabilityRule, changed_from: float | None
+) -> Verdict | None:
     """The verdict if the readings so far end in a stable window that left ``changed_from``."""
     verdict = judge(times, raws, rule)
     if not verdict.stable:
@@ -195,8 +209,17 @@ def step_point(step: Step, rule: StabilityRule) -> Point:
     end_counts = None
     if step.kind == "creep":
         end_counts = _creep_end(step, rule, end)
-    return Point(step.mass_g, verdict.mean, verdict.std, verdict.used, step.kind, step.position, step.tolerance_g,
-                 end_counts, step.hold_s)
+    return Point(
+        step.mass_g,
+        verdict.mean,
+        verdict.std,
+        verdict.used,
+        step.kind,
+        step.position,
+        step.tolerance_g,
+        end_counts,
+        step.hold_s,
+    )
 
 
 def _creep_end(step: Step, rule: StabilityRule, settled_at: int) -> float:
@@ -207,7 +230,7 @@ def _creep_end(step: Step, rule: StabilityRule, settled_at: int) -> float:
         raise CalibrationError(
             f"the creep test with {step.mass_g:g} g ended before {step.hold_s:g} s had passed; run it again"
         )
-    last = [float(r) for t, r in zip(times, step.raws) if t >= times[-1] - rule.window_s]
+    last = [float(r) for t, r in zip(times, step.raws, strict=False) if t >= times[-1] - rule.window_s]
     return fsum_mean(last)
 
 
@@ -222,7 +245,7 @@ def fit_line(masses: Sequence[float], counts: Sequence[float]) -> tuple[float, f
     mx = fsum_mean(masses)
     my = fsum_mean(counts)
     sxx = math.fsum((m - mx) ** 2 for m in masses)
-    sxy = math.fsum((m - mx) * (c - my) for m, c in zip(masses, counts))
+    sxy = math.fsum((m - mx) * (c - my) for m, c in zip(masses, counts, strict=False))
     slope = sxy / sxx
     if not math.isfinite(slope) or slope == 0:
         raise CalibrationError("the readings did not change with the load: is the load cell connected?")
@@ -452,7 +475,7 @@ def analyse(points: Sequence[Point], interval_g: float, capacity_g: float) -> Re
     counts = [p.mean_counts for p in fit]
     cpg, zero = fit_line(masses, counts)
     indicated = [(c - zero) / cpg for c in counts]
-    residuals = tuple(i - m for i, m in zip(indicated, masses))
+    residuals = tuple(i - m for i, m in zip(indicated, masses, strict=False))
     dof = len(fit) - 2
     fit_se = math.sqrt(math.fsum(r * r for r in residuals) / dof) if dof > 0 else 0.0
     mean_m = fsum_mean(masses)
@@ -488,12 +511,29 @@ def analyse(points: Sequence[Point], interval_g: float, capacity_g: float) -> Re
     def load_u(w: float) -> float:
         return math.sqrt(sigma**2 + (w * slope_u_rel) ** 2 + (w * corner_rel) ** 2 + (w * creep_rel) ** 2)
 
-    verdict = _verdict(capacity_g, interval_g, fit, residuals, check_rows, repeat, corner, verified)
+    verdict = _verdict(
+        capacity_g, interval_g, fit, check_rows=check_rows, repeat=repeat, corner=corner, verified=verified
+    )
     statement = _statement(verdict, verified, interval_g, check_rows, load_u)
     verdict["statement"] = statement
     return Report(
-        tuple(fit), cpg, zero, residuals, sigma, linearity, repeat, verdict, tuple(check_rows), corner, creep,
-        slope_u_rel, corner_rel, creep_rel, verified, statement, tuple(p for p in points if p.kind != "fit"),
+        tuple(fit),
+        cpg,
+        zero,
+        residuals,
+        sigma,
+        linearity,
+        repeat,
+        verdict,
+        tuple(check_rows),
+        corner,
+        creep,
+        slope_u_rel,
+        corner_rel,
+        creep_rel,
+        verified,
+        statement,
+        tuple(p for p in points if p.kind != "fit"),
     )
 
 
@@ -524,8 +564,13 @@ def _creep(creeps: Sequence[Point], cpg: float) -> tuple[dict[str, Any], float]:
 
 
 def _verdict(
-    capacity_g: float, interval_g: float, fit: Sequence[Point], residuals: Sequence[float],
-    checks: Sequence[dict[str, float]], repeat: dict[float, dict[str, float]], corner: dict[str, Any],
+    capacity_g: float,
+    interval_g: float,
+    fit: Sequence[Point],
+    *,
+    check_rows: Sequence[dict[str, float]],
+    repeat: dict[float, dict[str, float]],
+    corner: dict[str, Any],
     verified: float,
 ) -> dict[str, Any]:
     """OIML R76 class III for a balance of Max = the verified range: the check errors, the
@@ -534,12 +579,12 @@ def _verdict(
     judged = class_iii_verdict(
         verified if verified > 0 else capacity_g,
         interval_g,
-        [(r["mass_g"], r["error_g"]) for r in checks],
+        [(r["mass_g"], r["error_g"]) for r in check_rows],
         [(m, v["spread_g"]) for m, v in sorted(repeat.items())],
     )
     checks_text = list(judged.checks)
     failures = [f for f in judged.failures if f != "no calibration points to check"]
-    distinct = sorted({r["mass_g"] for r in checks if r["mass_g"] > 0})
+    distinct = sorted({r["mass_g"] for r in check_rows if r["mass_g"] > 0})
     if not distinct:
         failures.append("no check loads: nothing verifies the fit (give --check masses, or --repeats 2 or more)")
     elif len(distinct) < CLASS_MIN_CHECKS:
@@ -547,7 +592,7 @@ def _verdict(
             f"only {len(distinct)} different check load(s) ({', '.join(f'{m:g} g' for m in distinct)}): "
             f"a class needs {CLASS_MIN_CHECKS} or more spread over the range"
         )
-    for p in [*fit, *(_as_point(r) for r in checks)]:
+    for p in [*fit, *(_as_point(r) for r in check_rows)]:
         mpe = mpe_class_iii(p.mass_g, interval_g)
         if p.mass_g > 0 and p.tolerance_g > mpe / 3.0 + 1e-12:
             failures.append(

@@ -19,7 +19,7 @@ import logging
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from companion.scale.calibration import (
     BadPlan,
@@ -47,8 +47,7 @@ R111_MG: dict[str, dict[int, float]] = {
     "F2": {1: 0.3, 2: 0.4, 5: 0.5, 10: 0.6, 20: 0.8, 50: 1.0, 100: 1.6, 200: 3, 500: 8, 1000: 16, 2000: 30, 5000: 80},
     "M1": {1: 1.0, 2: 1.2, 5: 1.6, 10: 2, 20: 2.5, 50: 3, 100: 5, 200: 10, 500: 25, 1000: 50, 2000: 100, 5000: 250},
     "M2": {1: 3, 2: 4, 5: 5, 10: 6, 20: 8, 50: 10, 100: 16, 200: 30, 500: 80, 1000: 160, 2000: 300, 5000: 800},
-    "M3": {1: 10, 2: 12, 5: 16, 10: 20, 20: 25, 50: 30, 100: 50, 200: 100, 500: 250, 1000: 500, 2000: 1000,
-           5000: 2500},
+    "M3": {1: 10, 2: 12, 5: 16, 10: 20, 20: 25, 50: 30, 100: 50, 200: 100, 500: 250, 1000: 500, 2000: 1000, 5000: 2500},
 }
 #: Mass classes ``--mass-class`` knows: the R111 classes, coins (a stack of clean coins is
 #: good to about 0.5 % of its nominal mass) and exact (the simulator, which places exact
@@ -92,7 +91,9 @@ class LoadStep:
             where = "the middle of the pan" if self.position == "centre" else f"the {self.position} corner of the pan"
             text = f"Lift the {self.mass_g:g} g and put it on {where}"
         else:
-            where = "in the middle of the pan" if self.position == "centre" else f"on the {self.position} corner of the pan"
+            where = (
+                "in the middle of the pan" if self.position == "centre" else f"on the {self.position} corner of the pan"
+            )
             text = f"Put {self.mass_g:g} g {where} (nothing else)"
         if self.kind == "creep":
             text += f" and leave it there for {self.hold_s:g} s"
@@ -160,7 +161,9 @@ class Plan:
             kind = "check" if not self.checks and self.repeats >= 2 and cycle == self.repeats - 1 else "fit"
             out += [LoadStep(m, kind, tolerance_g=self.tolerance(m) if m else 0.0) for m in [0.0, *fit]]
         if self.checks:
-            out += [LoadStep(m, "check", tolerance_g=self.tolerance(m) if m else 0.0) for m in [0.0, *sorted(self.checks)]]
+            out += [
+                LoadStep(m, "check", tolerance_g=self.tolerance(m) if m else 0.0) for m in [0.0, *sorted(self.checks)]
+            ]
         last = out[-1].mass_g
         if self.corner:
             m = self.corner_load()
@@ -189,8 +192,14 @@ def counts_rule(scale: StreamScale, plan: Plan) -> StabilityRule:
 
 
 def record_step(
-    scale: StreamScale, rule: StabilityRule, step: LoadStep | float, changed_from: float | None, plan: Plan,
-    progress: Callable[[int, str], None] | None = None, must_leave: float | None = None,
+    scale: StreamScale,
+    rule: StabilityRule,
+    step: LoadStep | float,
+    changed_from: float | None,
+    plan: Plan,
+    *,
+    progress: Callable[[int, str], None] | None = None,
+    must_leave: float | None = None,
 ) -> Step:
     """Read ``plan.channel`` until the load is stable (and changed, or lifted and put back
     for ``must_leave``), recording every reading; a creep step reads on for its hold time.
@@ -209,8 +218,17 @@ def record_step(
     deadline = scale.now() + plan.step_timeout_s + load.hold_s
 
     def recorded() -> Step:
-        return Step(load.mass_g, tuple(times), tuple(raw_ints), changed_from, load.kind, load.position,
-                    load.tolerance_g, load.hold_s, must_leave)
+        return Step(
+            load.mass_g,
+            tuple(times),
+            tuple(raw_ints),
+            changed_from,
+            load.kind,
+            load.position,
+            load.tolerance_g,
+            load.hold_s,
+            must_leave,
+        )
 
     try:
         for sample in scale.fresh_samples(channel=plan.channel, timeout=max(1.0, plan.step_timeout_s)):
@@ -247,7 +265,8 @@ def record_step(
     except ScaleTimeout as exc:
         raise CalibrationError(f"the balance stopped sending readings while weighing {load.mass_g:g} g") from exc
     raise CalibrationError(
-        f"the {load.mass_g:g} g load did not settle within {plan.step_timeout_s:g} s: keep the table still and try again"
+        f"the {load.mass_g:g} g load did not settle within {plan.step_timeout_s:g} s: "
+        "keep the table still and try again"
     )
 
 
@@ -269,6 +288,7 @@ def calibrate(
     plan: Plan,
     ask: Ask,
     progress: Progress | None = None,
+    *,
     created: str | None = None,
     notes: str = "",
     instruct: Callable[[LoadStep, int, int], None] | None = None,
@@ -287,7 +307,7 @@ def calibrate(
     previous: float | None = None
     empty: float | None = None
     rule: StabilityRule | None = None
-    stamp = created or datetime.now(timezone.utc).isoformat(timespec="seconds")
+    stamp = created or datetime.now(UTC).isoformat(timespec="seconds")
     for index, load in enumerate(steps):
         if instruct is not None:
             instruct(load, index, len(steps))
@@ -304,7 +324,7 @@ def calibrate(
         must_leave = None
         if load.moved and previous is not None and empty is not None:
             must_leave = 0.5 * abs(previous - empty)
-        step = record_step(scale, rule, load, previous, plan, report, must_leave)
+        step = record_step(scale, rule, load, previous, plan, progress=report, must_leave=must_leave)
         found = select_window(step, rule)
         if found is None:  # the replayed rule must agree with what was seen live
             raise CalibrationError("internal check failed: a recorded step does not replay")

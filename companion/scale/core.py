@@ -20,7 +20,7 @@ import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
@@ -249,8 +249,15 @@ class StreamScale(Scale):
         return ZeroTracking(band=0.5 * cal.interval_g, rate=0.5 * cal.interval_g, limit=0.04 * cal.capacity_g)
 
     def _make_sample(
-        self, t: float, channel: int, raw: int | None, *, saturated: bool = False, fault: bool = False,
-        segment: int = 0, fault_kind: str = "",
+        self,
+        t: float,
+        channel: int,
+        raw: int | None,
+        *,
+        saturated: bool = False,
+        fault: bool = False,
+        segment: int = 0,
+        fault_kind: str = "",
     ) -> Sample:
         """A sample with gross grams from the channel's calibration (none when faulty).
 
@@ -259,15 +266,24 @@ class StreamScale(Scale):
         """
         cal = self._ch[channel].calibration
         if fault or raw is None:
-            return Sample(t=t, channel=channel, raw=raw, grams=None, fault=True, segment=segment,
-                          fault_kind=fault_kind or "no_amplifier")
+            return Sample(
+                t=t,
+                channel=channel,
+                raw=raw,
+                grams=None,
+                fault=True,
+                segment=segment,
+                fault_kind=fault_kind or "no_amplifier",
+            )
         if saturated:
-            return Sample(t=t, channel=channel, raw=raw, grams=None, saturated=True, segment=segment,
-                          fault_kind="saturated")
+            return Sample(
+                t=t, channel=channel, raw=raw, grams=None, saturated=True, segment=segment, fault_kind="saturated"
+            )
         grams = cal.grams(raw)
         if grams > cal.capacity_g + 9 * cal.interval_g:
-            return Sample(t=t, channel=channel, raw=raw, grams=None, saturated=True, segment=segment,
-                          fault_kind="overloaded")
+            return Sample(
+                t=t, channel=channel, raw=raw, grams=None, saturated=True, segment=segment, fault_kind="overloaded"
+            )
         return Sample(t=t, channel=channel, raw=raw, grams=grams, segment=segment)
 
     # -- the stream ----------------------------------------------------------------------
@@ -291,8 +307,9 @@ class StreamScale(Scale):
             if ch.fault_since is None:
                 ch.fault_since = sample.t
             kind = sample.fault_kind or ("saturated" if sample.saturated else "no_amplifier")
-            return Reading(sample, None, False, _FAULT_REASONS.get(kind, "no reading"),
-                           self._fault_text(sample.channel, kind))
+            return Reading(
+                sample, None, False, _FAULT_REASONS.get(kind, "no reading"), self._fault_text(sample.channel, kind)
+            )
         ch.fault_since = None
         if sample.segment != ch.segment:
             ch.clear()
@@ -343,15 +360,20 @@ class StreamScale(Scale):
             return
         cpg = abs(ch.calibration.counts_per_gram)
         sigma_g = test.sigma / cpg
-        net = (ch.calibration.grams(test.mean) - ch.zero_g)
+        net = ch.calibration.grams(test.mean) - ch.zero_g
         empty = abs(net) <= max(2.0 * ch.calibration.interval_g, 4.0 * sigma_g)
         grown = test.sigma > 1.5 * ch.meter.sigma
         if not ch.meter.measured or ch.taring or empty or grown:
             before = ch.meter.sigma
             ch.meter.accept(test, t)
             if abs(ch.meter.sigma - before) > 0.2 * before:
-                log.info("pan %s noise now %.4f g rms (%.1fx the datasheet at %d SPS)",
-                         pan_name(channel), ch.meter.sigma / cpg, ch.meter.ratio, ch.pace)
+                log.info(
+                    "pan %s noise now %.4f g rms (%.1fx the datasheet at %d SPS)",
+                    pan_name(channel),
+                    ch.meter.sigma / cpg,
+                    ch.meter.ratio,
+                    ch.pace,
+                )
 
     def now(self) -> float:
         """The scale's clock (s): monotonic time, or the simulator's virtual time."""
@@ -461,8 +483,8 @@ class StreamScale(Scale):
 
     def _weighing(self, channel: int, verdict: Verdict) -> Weighing:
         ch = self._ch[channel]
-        raws = list(ch.raws)[verdict.start:]
-        used = tuple(int(r) for r, k in zip(raws, verdict.keep) if k)
+        raws = list(ch.raws)[verdict.start :]
+        used = tuple(int(r) for r, k in zip(raws, verdict.keep, strict=False) if k)
         cal = ch.calibration
         net = verdict.mean - ch.zero_g
         uncertainty = combined_uncertainty(
@@ -476,7 +498,7 @@ class StreamScale(Scale):
             calibration=cal.id,
             raw_counts=used,
             backend=self.backend,
-            taken_at=datetime.now(timezone.utc).isoformat(timespec="milliseconds"),
+            taken_at=datetime.now(UTC).isoformat(timespec="milliseconds"),
             tare_g=ch.zero_g,
             noise_g=self.noise_g(channel),
             verified=cal.verifies(net),
@@ -512,9 +534,14 @@ class StreamScale(Scale):
                 )
         advice = "keep hands and the table still, then weigh again"
         if test is not None and not test.noise_like:
-            empty = abs(ch.calibration.grams(test.mean) - ch.zero_g) <= 2.0 * ch.calibration.interval_g + test.spread / cpg
+            empty = (
+                abs(ch.calibration.grams(test.mean) - ch.zero_g) <= 2.0 * ch.calibration.interval_g + test.spread / cpg
+            )
             if empty:
-                advice += "; if the reading wanders with nothing touching the pan, check that E- reaches GND on the amplifier board"
+                advice += (
+                    "; if the reading wanders with nothing touching the pan, "
+                    "check that E- reaches GND on the amplifier board"
+                )
         return advice
 
     def _fault_text(self, channel: int, kind: str) -> str:
@@ -524,21 +551,27 @@ class StreamScale(Scale):
         dout = f" on {pins['dout']}" if "dout" in pins else ""
         sck = f" on {pins['sck']}" if "sck" in pins else ""
         if kind == "dout_low":
-            return (f"{pan}: the amplifier's DOUT{dout} is held low - a wire shorted to ground, or an amplifier that "
-                    f"is not clocked: check DOUT{dout}, SCK{sck} and its power")
+            return (
+                f"{pan}: the amplifier's DOUT{dout} is held low - a wire shorted to ground, or an amplifier that "
+                f"is not clocked: check DOUT{dout}, SCK{sck} and its power"
+            )
         if kind == "powered_down":
             return f"{pan}: the amplifiers are powered down - restart the balance (unplug it and plug it in)"
         if kind == "overloaded":
             cal = self._ch[channel].calibration
             return f"{pan} is overloaded: take some weight off (at most {cal.capacity_g:g} g)"
         if kind == "saturated":
-            return (f"{pan}: the reading is at the end of the amplifier's range - the pan is overloaded or the cell "
-                    "is wired wrongly (check E+, E-, A+, A-; on clone boards E- must reach GND)")
+            return (
+                f"{pan}: the reading is at the end of the amplifier's range - the pan is overloaded or the cell "
+                "is wired wrongly (check E+, E-, A+, A-; on clone boards E- must reach GND)"
+            )
         return f"{pan}: no amplifier answers - check DOUT{dout}, SCK{sck} and its power (VCC, GND)"
 
     def _fault_error(self, channel: int) -> ScaleFault:
         last = self._ch[channel].last
-        kind = "no_amplifier" if last is None else (last.fault_kind or ("saturated" if last.saturated else "no_amplifier"))
+        kind = (
+            "no_amplifier" if last is None else (last.fault_kind or ("saturated" if last.saturated else "no_amplifier"))
+        )
         return ScaleFault(self._fault_text(channel, kind))
 
     def tare(self, channel: int = 0, timeout: float = 10.0) -> None:
@@ -626,8 +659,10 @@ class StreamScale(Scale):
         rule = self.stability_rule(channel)
         noise = self.noise_g(channel)
         if state in ("ok", "unstable") and ch.meter.measured and ch.meter.ratio >= NOISY_RATIO:
-            message = (f"pan {pan_name(channel)} is noisy (+-{noise:.3f} g, {ch.meter.ratio:.1f}x the HX711's "
-                       f"{ch.pace} SPS figure): it weighs, averaging {self.averaging(channel)} readings; {NOISE_ADVICE}")
+            message = (
+                f"pan {pan_name(channel)} is noisy (+-{noise:.3f} g, {ch.meter.ratio:.1f}x the HX711's "
+                f"{ch.pace} SPS figure): it weighs, averaging {self.averaging(channel)} readings; {NOISE_ADVICE}"
+            )
         return PanStatus(
             channel=channel,
             state=state,

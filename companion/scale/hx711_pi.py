@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from companion.scale.base import Sample
-from companion.scale.errors import ScaleError, ScaleNotFound, ScaleUsageError
+from companion.scale.errors import ScaleNotFound, ScaleUsageError
 from companion.scale.profile import load_calibration, nominal
 from companion.scale.registry import ScaleURL
 from companion.scale.simcell import RAW_MAX, RAW_MIN
@@ -58,7 +58,17 @@ class HX711Scale(ThreadedScale):
     #: which ends after its current read.
     join_s = None
 
-    def __init__(self, url: str, dout: int, sck: int, *, gain: int = 128, rate: int = 10, capacity_g: float = 1000.0, driver: Any = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        dout: int,
+        sck: int,
+        *,
+        gain: int = 128,
+        rate: int = 10,
+        capacity_g: float = 1000.0,
+        driver: Any = None,
+    ) -> None:
         device_id = f"hx711-{dout}-{sck}"
         cal = load_calibration(device_id, 0) or nominal(0, device_id, capacity_g)
         super().__init__(url, [cal], rate_sps=rate, device_id=device_id, persist_zero=True)

@@ -178,7 +178,7 @@ class NoiseMeter:
         if len(self._readings) < self.window or self._since < max(1, self.window // 4):
             return None
         self._since = 0
-        times, values = zip(*self._readings)
+        times, values = zip(*self._readings, strict=False)
         self.last = rest_test(times, values)
         return self.last
 
@@ -186,7 +186,7 @@ class NoiseMeter:
         """The judgement of the readings collected now (None for fewer than three)."""
         if len(self._readings) < 3:
             return None
-        times, values = zip(*self._readings)
+        times, values = zip(*self._readings, strict=False)
         return rest_test(times, values)
 
     def accept(self, test: RestTest, t: float) -> None:

@@ -27,7 +27,6 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Union
 
 from companion.scale.errors import ScaleProtocolError
 
@@ -269,10 +268,22 @@ class ErrorReply:
     text: str
 
 
-Record = Union[
-    Hello, Data, Pong, Info, DeviceId, ChannelCount, Streaming, Rate, Gain, Power,
-    Calibration, Ack, Wiring, ErrorReply,
-]
+Record = (
+    Hello
+    | Data
+    | Pong
+    | Info
+    | DeviceId
+    | ChannelCount
+    | Streaming
+    | Rate
+    | Gain
+    | Power
+    | Calibration
+    | Ack
+    | Wiring
+    | ErrorReply
+)
 
 
 # --------------------------------------------------------------------------- checksums
@@ -323,11 +334,9 @@ def _check_factor(value: Decimal) -> Decimal:
     # Significant digits of the number as the firmware stores it (mantissa * 10^-decimals).
     mantissa_digits = len(digits) + max(0, exponent)
     if decimals > FACTOR_MAX_DECIMALS:
-        raise ScaleProtocolError(
-            f"calibration factor {value} has more than {FACTOR_MAX_DECIMALS} decimals")
+        raise ScaleProtocolError(f"calibration factor {value} has more than {FACTOR_MAX_DECIMALS} decimals")
     if mantissa_digits > FACTOR_MAX_DIGITS:
-        raise ScaleProtocolError(
-            f"calibration factor {value} has more than {FACTOR_MAX_DIGITS} significant digits")
+        raise ScaleProtocolError(f"calibration factor {value} has more than {FACTOR_MAX_DIGITS} significant digits")
     return value.normalize() if exponent <= 0 else value.quantize(Decimal(1))
 
 
@@ -413,8 +422,7 @@ def decode_line(line: bytes | str) -> Record:
         raise LineError("framing", "line from the balance is not framed as $...*CCCC", raw_line)
     body = data[1:-5]
     if b"$" in body or b"*" in body:
-        raise LineError("framing", "line from the balance holds a stray '$' or '*' (two lines run together?)",
-                        raw_line)
+        raise LineError("framing", "line from the balance holds a stray '$' or '*' (two lines run together?)", raw_line)
     check = data[-4:].decode("ascii")
     if not re.fullmatch(r"[0-9A-F]{4}", check):
         raise LineError("framing", f"checksum {check!r} is not four upper-case hex digits", raw_line)

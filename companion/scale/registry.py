@@ -102,7 +102,9 @@ class ScaleURL:
             raise ScaleUsageError(f"{name}={value!r} in {self.url!r} must be a number from {lo:g} to {hi:g}")
         return number
 
-    def integer(self, name: str, default: int, choices: tuple[int, ...] | None = None, lo: int = 0, hi: int = 1 << 30) -> int:
+    def integer(
+        self, name: str, default: int, choices: tuple[int, ...] | None = None, lo: int = 0, hi: int = 1 << 30
+    ) -> int:
         """A whole-number setting, one of ``choices`` or within [lo, hi]."""
         value = self._raw(name)
         if value is None:
@@ -128,7 +130,9 @@ class ScaleURL:
             except ValueError:
                 number = math.nan
             if not (math.isfinite(number) and number >= 0):
-                raise ScaleUsageError(f"{name} in {self.url!r} must be weights in grams separated by commas, not {item!r}")
+                raise ScaleUsageError(
+                    f"{name} in {self.url!r} must be weights in grams separated by commas, not {item!r}"
+                )
             out.append(number)
         return out
 
@@ -141,7 +145,9 @@ class ScaleURL:
         unknown = sorted(set(self.params) - self._used)
         if unknown:
             known = ", ".join(sorted(self._used)) or "none"
-            raise ScaleUsageError(f"{self.scheme}:// does not know the setting(s) {', '.join(unknown)} (it knows: {known})")
+            raise ScaleUsageError(
+                f"{self.scheme}:// does not know the setting(s) {', '.join(unknown)} (it knows: {known})"
+            )
 
 
 def _resolve(factory: str | Factory) -> Factory:
@@ -163,8 +169,7 @@ def open_scale(url: str) -> Scale:
     factory = _BACKENDS.get(parsed.scheme)
     if factory is None:
         raise ScaleUsageError(
-            f"unknown kind of balance {parsed.scheme!r} in {url!r}; known: "
-            + ", ".join(f"{s}://" for s in schemes())
+            f"unknown kind of balance {parsed.scheme!r} in {url!r}; known: " + ", ".join(f"{s}://" for s in schemes())
         )
     scale = _resolve(factory)(parsed)
     log.info("opened %s balance at %s", parsed.scheme, url)

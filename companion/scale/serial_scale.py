@@ -20,6 +20,7 @@ long as it takes; meanwhile the status says "waiting for the balance on PORT".
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import secrets
@@ -36,8 +37,9 @@ from companion.scale.boardclock import BoardClock
 from companion.scale.errors import ScaleError, ScaleNotFound, ScaleProtocolError, ScaleTimeout, ScaleUsageError
 from companion.scale.profile import Calibration, load_calibration, nominal
 from companion.scale.registry import ScaleURL
-from companion.scale.serial_port import SerialPortScale
-from companion.scale.serial_port import port_problem as port_problem  # still importable from here
+from companion.scale.serial_port import SerialPortScale, port_problem
+
+__all__ = ["SerialScale", "firmware_factor", "open_serial", "pin_name", "port_problem"]
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +105,9 @@ class _Link:
                 log.debug("ignored a line during the handshake: %s", exc)
         return None
 
-    def request(self, command: bytes, accept: Callable[[proto.Record], bool], timeout: float, retry_s: float = 0.0) -> proto.Record:
+    def request(
+        self, command: bytes, accept: Callable[[proto.Record], bool], timeout: float, retry_s: float = 0.0
+    ) -> proto.Record:
         """Send ``command`` and wait for a reply ``accept`` takes (resending every ``retry_s``).
 
         Raises:
@@ -148,10 +152,8 @@ def _handshake(port: serial.SerialBase, timeout: float, rate: int | None) -> _Op
         ScaleProtocolError: it answered with another protocol version.
     """
     link = _Link(port)
-    try:
+    with contextlib.suppress(serial.SerialException, OSError):
         port.reset_input_buffer()
-    except (serial.SerialException, OSError):
-        pass
     token = "p" + secrets.token_hex(4)
     try:
         link.request(proto.ping_command(token), lambda r: isinstance(r, proto.Pong) and r.token == token, timeout, 0.5)
@@ -391,8 +393,13 @@ class SerialScale(SerialPortScale[_Opened]):
             self._segment += 1
             return
         if d.raw is None or d.flags & proto.NO_READING:
-            kind = ("powered_down" if d.flags & proto.Flag.POWERED_DOWN
-                    else "dout_low" if d.flags & proto.Flag.DOUT_LOW else "no_amplifier")
+            kind = (
+                "powered_down"
+                if d.flags & proto.Flag.POWERED_DOWN
+                else "dout_low"
+                if d.flags & proto.Flag.DOUT_LOW
+                else "no_amplifier"
+            )
             sample = self._make_sample(t, d.channel, None, fault=True, segment=self._segment, fault_kind=kind)
         else:
             saturated = bool(d.flags & proto.Flag.SATURATED)
@@ -457,10 +464,11 @@ class SerialScale(SerialPortScale[_Opened]):
     def write_calibration(self, calibration: Calibration) -> bool:
         """Store ``calibration`` in the balance's EEPROM (rounded as the firmware keeps it)."""
         ch = calibration.channel
-        offset = int(round(calibration.zero_counts))
+        offset = round(calibration.zero_counts)
         factor = firmware_factor(calibration.counts_per_gram)
         reply = self.command(
-            proto.calibration_command(ch, offset, factor, calibration.id[: proto.CAL_ID_MAX]), _calibration_reply(ch))
+            proto.calibration_command(ch, offset, factor, calibration.id[: proto.CAL_ID_MAX]), _calibration_reply(ch)
+        )
         assert isinstance(reply, proto.Calibration)
         ok = reply.offset == offset and reply.factor == factor
         if not ok:
@@ -511,4 +519,6 @@ def open_serial(url: ScaleURL) -> SerialScale:
     url.check_all_used()
     if not url.port:
         raise ScaleUsageError("serial:// needs a port, e.g. serial:///dev/ttyUSB0 or serial://COM3")
-    return SerialScale(url.url, url.port, baud=baud, handshake_s=handshake, rate=rate, capacity_g=capacity, interval_g=interval)
+    return SerialScale(
+        url.url, url.port, baud=baud, handshake_s=handshake, rate=rate, capacity_g=capacity, interval_g=interval
+    )

@@ -35,8 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.scale.base import Sample
-from companion.scale.base import pan_name
+from companion.scale.base import Sample, pan_name
 from companion.scale.core import DEFAULT_WIRING, StreamScale
 from companion.scale.errors import ScaleError, ScaleTimeout, ScaleUsageError
 from companion.scale.profile import Calibration, load_calibration
@@ -65,7 +64,11 @@ class SimScale(StreamScale):
         virtual: bool = False,
         calibrations: Sequence[Calibration] | None = None,
     ) -> None:
-        cals = list(calibrations) if calibrations else [self.factory_calibration(p, i, interval_g) for i, p in enumerate(params)]
+        cals = (
+            list(calibrations)
+            if calibrations
+            else [self.factory_calibration(p, i, interval_g) for i, p in enumerate(params)]
+        )
         super().__init__(url, cals, rate_sps=rate_sps, device_id=DEVICE_ID)
         self.virtual = virtual
         self.period = 1.0 / rate_sps
@@ -256,7 +259,8 @@ class SimScale(StreamScale):
         for index, pan in enumerate(self._pans):
             if self._fault[index]:
                 self._pending.append(
-                    self._make_sample(t, index, None, fault=True, segment=self._segment, fault_kind=self._fault[index]))
+                    self._make_sample(t, index, None, fault=True, segment=self._segment, fault_kind=self._fault[index])
+                )
                 continue
             raw, saturated = pan.raw(t, self._rng, self.period)
             if self._saturate[index]:
@@ -317,7 +321,9 @@ def build_sim(url: ScaleURL, cls: type[SimScale], **extra: Any) -> SimScale:
         except ValueError:
             times = -1.0
         if not 0 <= times <= 1000:
-            raise ScaleUsageError(f"noise={noise_text!r} in {url.url!r} must be datasheet, a multiple like 5x, or grams")
+            raise ScaleUsageError(
+                f"noise={noise_text!r} in {url.url!r} must be datasheet, a multiple like 5x, or grams"
+            )
         noise_counts = times * NOISE_COUNTS[rate]
     else:
         noise_counts = url.number("noise", 0.0, 0.0, capacity) * cpg
@@ -358,10 +364,18 @@ def build_sim(url: ScaleURL, cls: type[SimScale], **extra: Any) -> SimScale:
     cals = None
     if profile == "saved":
         cals = [
-            load_calibration(DEVICE_ID, ch) or SimScale.factory_calibration(params, ch, interval) for ch in range(channels)
+            load_calibration(DEVICE_ID, ch) or SimScale.factory_calibration(params, ch, interval)
+            for ch in range(channels)
         ]
     scale = cls(
-        url.url, cells, rate_sps=rate, interval_g=interval, seed=seed, virtual=clock == "virtual", calibrations=cals, **extra
+        url.url,
+        cells,
+        rate_sps=rate,
+        interval_g=interval,
+        seed=seed,
+        virtual=clock == "virtual",
+        calibrations=cals,
+        **extra,
     )
     for channel in range(channels):
         if loads[channel]:

@@ -185,7 +185,7 @@ class Pan:
             counts += float(rng.normal(0.0, p.noise_counts))
         if p.spikes and rng.random() < p.spikes:
             counts += float(rng.choice([-1.0, 1.0])) * float(rng.uniform(50.0, 500.0)) * p.counts_per_gram
-        value = int(round(counts))
+        value = round(counts)
         if value >= RAW_MAX:
             return RAW_MAX, True
         if value <= RAW_MIN:

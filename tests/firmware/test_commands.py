@@ -3,6 +3,7 @@ lines, and streaming that carries on through all of it."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from decimal import Decimal
 
@@ -54,7 +55,7 @@ def test_garbage_gets_errors_while_streaming_goes_on(rig: FirmwareRig, board: Ba
         (data if isinstance(record, proto.Data) else replies).append(record)
     assert all(isinstance(r, proto.ErrorReply) for r in replies), replies
     data += board.data(None, 10)
-    assert [(b.seq - a.seq) % proto.SEQ_MODULO for a, b in zip(data, data[1:])] == [1] * (len(data) - 1)
+    assert [(b.seq - a.seq) % proto.SEQ_MODULO for a, b in itertools.pairwise(data)] == [1] * (len(data) - 1)
     assert all(line.raw == 31_337 for line in data if line.channel == 0)
     assert board.request(proto.calibration_command(0)) == proto.Calibration("CAL", 0, 0, None, None)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from decimal import Decimal
 
 import pytest
@@ -39,11 +40,11 @@ def test_raw_counts_arrive_exactly(rig: FirmwareRig, board: BalanceLink) -> None
 
 def test_sequence_numbers_count_every_line_of_both_channels(board: BalanceLink) -> None:
     lines = board.data(None, 40)
-    assert [(b.seq - a.seq) % proto.SEQ_MODULO for a, b in zip(lines, lines[1:])] == [1] * 39
+    assert [(b.seq - a.seq) % proto.SEQ_MODULO for a, b in itertools.pairwise(lines)] == [1] * 39
     assert {line.channel for line in lines} == {0, 1}
     # 80 readings per second per channel: about 12.5 ms apart on the board's own clock.
     ch0 = [line.ms for line in lines if line.channel == 0]
-    gaps = [b - a for a, b in zip(ch0, ch0[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(ch0)]
     assert all(11 <= gap <= 15 for gap in gaps), gaps
 
 
@@ -96,7 +97,7 @@ def test_two_pans_read_independently_and_at_once(rig: FirmwareRig, board: Balanc
     lines = board.data(None, 20)
     assert {(line.channel, line.grams) for line in lines} == {(0, 12.5), (1, 80.0)}
     # Interleaved: neither pan waits for the other.
-    assert all(a.channel != b.channel for a, b in zip(lines, lines[1:]))
+    assert all(a.channel != b.channel for a, b in itertools.pairwise(lines))
 
 
 @pytest.mark.parametrize(("gain", "divisor"), [(128, 1), (64, 2), (32, 4)])
@@ -145,7 +146,7 @@ def test_rate_command_drives_the_rate_pin(rig: FirmwareRig, board: BalanceLink) 
     assert board.request(proto.rate_command(10)) == proto.Rate(10)
     assert rig.chip_status(0)["rate"] == "10"
     lines = board.usable(0, 3)
-    gaps = [b.ms - a.ms for a, b in zip(lines, lines[1:])]
+    gaps = [b.ms - a.ms for a, b in itertools.pairwise(lines)]
     assert all(95 <= gap <= 105 for gap in gaps), gaps
     info = board.request(proto.info_command())
     assert isinstance(info, proto.Info) and info.rate == 10

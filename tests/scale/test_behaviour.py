@@ -91,7 +91,7 @@ def test_unplug_mid_weighing_never_mixes_readings_from_both_sides(bench):
 def test_no_weight_while_unplugged(bench):
     bench.scale.tare()
     bench.unplug()
-    with pytest.raises(ScaleTimeout, match="disconnected|no steady weight"):
+    with pytest.raises(ScaleTimeout, match=r"disconnected|no steady weight"):
         weigh(bench, timeout=2.0)
     assert not bench.scale.status().connected
     bench.replug()

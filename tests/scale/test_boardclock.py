@@ -3,6 +3,7 @@ followed, wraps and restarts are seen."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -21,9 +22,9 @@ def test_prompt_lines_keep_the_boards_spacing():
     clock = BoardClock()
     lines = [(12 * i + 1000, 50.0 + 0.012 * i + rng.uniform(0.0005, 0.003)) for i in range(400)]
     times = [t for t, _ in _run(clock, lines)]
-    gaps = [b - a for a, b in zip(times, times[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
     assert all(0.012 * (1 - SLEW) - 1e-9 <= g <= 0.012 * 1.02 for g in gaps)
-    assert all(t <= arrived + 0.1 for t, (_, arrived) in zip(times, lines))
+    assert all(t <= arrived + 0.1 for t, (_, arrived) in zip(times, lines, strict=False))
 
 
 def test_a_burst_read_late_is_not_squeezed_together():
@@ -34,7 +35,7 @@ def test_a_burst_read_late_is_not_squeezed_together():
     burst = [(12 * i, 10.0 + 0.012 * 125 + 0.002) for i in range(100, 125)]
     clock.expect(burst[-1][0], burst[-1][1])
     times = [t for t, _ in _run(clock, burst)]
-    assert all(g == pytest.approx(0.012, abs=1e-9) for g in (b - a for a, b in zip(times, times[1:])))
+    assert all(g == pytest.approx(0.012, abs=1e-9) for g in (b - a for a, b in itertools.pairwise(times)))
 
 
 def test_a_board_running_slow_is_followed():
@@ -44,9 +45,9 @@ def test_a_board_running_slow_is_followed():
     lines = [(12 * i, 0.012 * i / 0.6 + 0.002) for i in range(2000)]  # 40 s of host time
     out = _run(clock, lines)
     times = [t for t, _ in out]
-    late = [arrived - t for t, (_, arrived) in zip(times[-200:], lines[-200:])]
+    late = [arrived - t for t, (_, arrived) in zip(times[-200:], lines[-200:], strict=False)]
     assert max(late) < 0.3
-    assert all(b - a >= 0.012 * (1 - SLEW) - 1e-9 for a, b in zip(times, times[1:]))
+    assert all(b - a >= 0.012 * (1 - SLEW) - 1e-9 for a, b in itertools.pairwise(times))
     assert clock.rate() == pytest.approx(1 / 0.6 - 1, rel=0.1)
 
 
@@ -56,7 +57,7 @@ def test_the_millisecond_counter_wraps_without_a_break():
     lines = [((start + 12 * i) % MS_MODULO, 100.0 + 0.012 * i) for i in range(10)]
     out = _run(clock, lines)
     assert not any(restarted for _, restarted in out)
-    assert [round(b[0] - a[0], 6) for a, b in zip(out, out[1:])] == [0.012] * 9
+    assert [round(b[0] - a[0], 6) for a, b in itertools.pairwise(out)] == [0.012] * 9
 
 
 def test_a_restart_whose_hello_was_lost_starts_afresh():
@@ -87,6 +88,6 @@ def test_times_never_bunch_up_whatever_the_delays(delays, start):
         arrived = 7.0 + 0.012 * i + delay
         t, _ = clock.to_host(ms, arrived)
         times.append((t, arrived))
-    for (a, _), (b, _) in zip(times, times[1:]):
+    for (a, _), (b, _) in itertools.pairwise(times):
         assert b - a >= 0.012 * (1 - SLEW) - 1e-9
     assert all(t <= arrived + 0.1 + 1e-9 for t, arrived in times)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.scale import open_scale
 from companion.errors import ExitCode
+from companion.scale import open_scale
 from companion.scale.calibration import (
     BadPlan,
     CalibrationError,
@@ -76,7 +76,7 @@ def test_fit_line_refuses_what_cannot_be_fitted(masses, counts):
     st.lists(st.floats(1, 1000), min_size=1, max_size=6, unique=True),
 )
 def test_fit_recovers_any_exact_line(cpg, zero, masses):
-    ms = [0.0] + masses
+    ms = [0.0, *masses]
     slope, intercept = fit_line(ms, [zero + cpg * m for m in ms])
     assert slope == pytest.approx(cpg, rel=1e-9)
     assert intercept == pytest.approx(zero, abs=1e-6 * max(1.0, abs(zero)) + 1e-6 * abs(cpg) * 1000)
@@ -86,8 +86,8 @@ def test_report_of_a_bowed_cell():
     """A bowed cell fitted with a straight line misses at its check loads: no class claim."""
     bow = [0.0, 0.15, 0.2, 0.15, 0.0]
     masses = [0.0, 250.0, 500.0, 750.0, 1000.0]
-    fit = [Point(m, 1000.0 + 100.0 * (m + b), 5.0, 40) for m, b in zip(masses, bow)]
-    checks = [Point(m, 1000.0 + 100.0 * (m + b), 5.0, 40, "check") for m, b in zip(masses, bow)]
+    fit = [Point(m, 1000.0 + 100.0 * (m + b), 5.0, 40) for m, b in zip(masses, bow, strict=False)]
+    checks = [Point(m, 1000.0 + 100.0 * (m + b), 5.0, 40, "check") for m, b in zip(masses, bow, strict=False)]
     report = analyse(fit + checks, interval_g=0.1, capacity_g=1000.0)
     assert report.linearity_pct == pytest.approx(100 * max(abs(r) for r in report.residuals_g) / 1000.0)
     assert report.sigma_g > 0.05
@@ -129,7 +129,8 @@ def test_a_mass_weighed_in_every_cycle_errs_the_same_way_each_time():
 
 
 def test_repeatability_is_reported_per_mass():
-    points = [Point(0.0, 0.0, 1.0, 40), Point(100.0, 10000.0, 1.0, 40), Point(0.0, 2.0, 1.0, 40), Point(100.0, 10004.0, 1.0, 40)]
+    points = [Point(0.0, 0.0, 1.0, 40), Point(100.0, 10000.0, 1.0, 40),
+              Point(0.0, 2.0, 1.0, 40), Point(100.0, 10004.0, 1.0, 40)]
     report = analyse(points, 0.1, 1000.0)
     assert set(report.repeatability) == {0.0, 100.0}
     assert report.repeatability[100.0]["spread_g"] == pytest.approx(0.04, abs=1e-3)

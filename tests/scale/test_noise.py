@@ -62,7 +62,9 @@ def test_the_meter_starts_from_the_datasheet_and_pools_what_it_measures():
     assert not meter.measured and meter.sigma == DATASHEET_NOISE_COUNTS[10]
 
 
-@pytest.mark.parametrize("noise, interval, readings", [(0.0177, 0.1, 1), (0.1, 0.1, 16), (0.05, 0.1, 4), (1.0, 1.0, 16)])
+@pytest.mark.parametrize(
+    "noise, interval, readings", [(0.0177, 0.1, 1), (0.1, 0.1, 16), (0.05, 0.1, 4), (1.0, 1.0, 16)]
+)
 def test_averaging_keeps_the_means_noise_within_a_quarter_interval(noise, interval, readings):
     n = averaging_readings(noise, interval)
     assert n == readings and noise / math.sqrt(n) <= 0.25 * interval + 1e-12

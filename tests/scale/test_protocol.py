@@ -324,7 +324,7 @@ def test_line_buffer_cut_lines_never_merge(lines: list[bytes], cuts: list[int], 
     buffer = proto.LineBuffer()
     got: list[bytes] = []
     pos = 0
-    for cut in cuts + [len(stream)]:
+    for cut in [*cuts, len(stream)]:
         got += buffer.feed(bytes(stream[pos:pos + cut]))
         pos += cut
     got += buffer.feed(bytes(stream[pos:]))

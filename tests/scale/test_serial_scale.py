@@ -7,6 +7,7 @@ at once.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -190,7 +191,7 @@ def test_readings_are_timed_by_the_balance_not_by_a_busy_host(fw):
             samples.append(sample)
         if len(samples) >= 40:
             break
-    gaps = [b.t - a.t for a, b in zip(samples, samples[1:])]
+    gaps = [b.t - a.t for a, b in itertools.pairwise(samples)]
     # The board's 12-13 ms (millis() steps by 2 now and then), to within the 5 % the
     # clock may slew; never a burst.
     assert [round(g, 4) for g in gaps if not 0.0105 <= g <= 0.0147] == []

@@ -52,16 +52,16 @@ def test_the_same_seed_gives_the_same_readings():
 @pytest.mark.parametrize("rate", [10, 80])
 def test_datasheet_noise_at_each_rate(rate):
     scale = open_scale(f"sim://?clock=virtual&rate={rate}&drift=0&creep=0&seed=1")
-    raws = [s.raw for s, _ in zip(scale.fresh_samples(), range(400))]
+    raws = [s.raw for s, _ in zip(scale.fresh_samples(), range(400), strict=False)]
     expected = {10: 21.0, 80: 38.0}[rate]
     assert np.std(raws) == pytest.approx(expected, rel=0.15)
-    times = [s.t for s, _ in zip(scale.fresh_samples(), range(3))]
+    times = [s.t for s, _ in zip(scale.fresh_samples(), range(3), strict=False)]
     assert np.diff(times) == pytest.approx([1 / rate] * 2)
 
 
 def test_noiseless_sim_reads_exact_counts():
     scale = open_scale("sim://?clock=virtual&noise=0&drift=0&creep=0&nonlinearity=0&pieces=100")
-    raws = {s.raw for s, _ in zip(scale.fresh_samples(), range(20))}
+    raws = {s.raw for s, _ in zip(scale.fresh_samples(), range(20), strict=False)}
     assert raws == {84_213 + 215_000}
 
 
@@ -129,7 +129,7 @@ def test_virtual_timeout_costs_no_real_time():
 
 def test_real_clock_paces_readings():
     scale = open_scale("sim://?rate=80")
-    samples = [s for s, _ in zip(scale.fresh_samples(), range(9))]
+    samples = [s for s, _ in zip(scale.fresh_samples(), range(9), strict=False)]
     span = samples[-1].t - samples[0].t
     assert span == pytest.approx(0.1, abs=1e-9)
     assert time.monotonic() >= samples[-1].t

@@ -42,6 +42,7 @@ place loads and pull cables: the scale behaviour tests and ``bench/scale_settle.
 from __future__ import annotations
 
 import collections
+import contextlib
 import fcntl
 import logging
 import os
@@ -166,7 +167,7 @@ class FirmwareRig:
             RigError: the build failed or the rig did not start.
         """
         built = build_rig(self.variant)
-        self._log = tempfile.NamedTemporaryFile(prefix="purser-rig-", suffix=".log", delete=False)
+        self._log = tempfile.NamedTemporaryFile(prefix="purser-rig-", suffix=".log", delete=False)  # noqa: SIM115
         args = [str(built.rig), "--seed", str(self.seed), "--speed", str(self.speed)]
         if self.eeprom is not None:
             args += ["--eeprom", str(self.eeprom)]
@@ -199,10 +200,8 @@ class FirmwareRig:
                     stream.close()
         if self._log is not None:
             self._log.close()
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(self._log.name)
-            except OSError:
-                pass
             self._log = None
 
     def __enter__(self) -> FirmwareRig:
