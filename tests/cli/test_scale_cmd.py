@@ -167,7 +167,9 @@ def test_watch_waits_through_an_unplugged_cable(monkeypatch, capsys, outage_s):
 
 def test_calibrate_scripted(tmp_path, capsys):
     out = tmp_path / "cal"
-    assert main(["calibrate", "scale", SIM, "--masses", "100,200,500", "--creep", "10", "--yes", "--out", str(out)]) == 0
+    assert (
+        main(["calibrate", "scale", SIM, "--masses", "100,200,500", "--creep", "10", "--yes", "--out", str(out)]) == 0
+    )
     text = capsys.readouterr().out
     assert "meets OIML R76 class III as a balance of Max 500 g, e = 0.1 g" in text
     assert "check       500 g" in text and "off-centre" in text and "creep" in text
