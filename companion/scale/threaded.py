@@ -92,7 +92,8 @@ class ThreadedScale(StreamScale):
                 raise ScaleError(self._closed_text)
             wait = deadline - time.monotonic()
             if wait <= 0:
-                raise ScaleTimeout(self._no_reading_text)
+                # Unplugged: say that Purser is waiting for it (it carries on by itself).
+                raise ScaleTimeout(self._no_reading_text if self._online else self._waiting_message())
             try:
                 return self._samples.get(timeout=min(wait, self.poll_s))
             except queue.Empty:

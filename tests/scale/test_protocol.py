@@ -33,12 +33,15 @@ def _expected_record(expectation: str) -> proto.Record:
     kind = words[0]
     if kind == "hello":
         f = _pairs(expectation.split(" ", 1)[1])
-        return proto.Hello(int(f["protocol"]), f["firmware"], f["id"], int(f["channels"]),
-                           int(f["rate"]), f["settings"], f["reset"])
+        return proto.Hello(
+            int(f["protocol"]), f["firmware"], f["id"], int(f["channels"]), int(f["rate"]), f["settings"], f["reset"]
+        )
     if kind == "data":
         f = _pairs(expectation.split(" ", 1)[1])
         return proto.Data(
-            seq=int(f["seq"]), ms=int(f["ms"]), channel=int(f["ch"]),
+            seq=int(f["seq"]),
+            ms=int(f["ms"]),
+            channel=int(f["ch"]),
             raw=None if f["raw"] == "-" else int(f["raw"]),
             grams=None if f["grams"] == "-" else float(f["grams"]),
             flags=proto.Flag(int(f["flags"], 16)),
@@ -52,8 +55,16 @@ def _expected_record(expectation: str) -> proto.Record:
     if command == "PING":
         return proto.Pong(f.get("token"))
     if command == "INFO":
-        return proto.Info(int(f["protocol"]), f["firmware"], f["id"], int(f["channels"]),
-                          int(f["rate"]), f["settings"], f["streaming"] == "1", f["powered"] == "1")
+        return proto.Info(
+            int(f["protocol"]),
+            f["firmware"],
+            f["id"],
+            int(f["channels"]),
+            int(f["rate"]),
+            f["settings"],
+            f["streaming"] == "1",
+            f["powered"] == "1",
+        )
     if command == "ID":
         return proto.DeviceId(f["id"])
     if command == "CHANNELS":
@@ -71,8 +82,9 @@ def _expected_record(expectation: str) -> proto.Record:
         return proto.Wiring(int(f["ch"]), int(f["dout"]), int(f["sck"]), None if rate is None else int(rate))
     if command in ("CAL", "TARE"):
         factor = _none(f["factor"])
-        return proto.Calibration(command, int(f["ch"]), int(f["offset"]),
-                                 None if factor is None else Decimal(factor), _none(f["calid"]))
+        return proto.Calibration(
+            command, int(f["ch"]), int(f["offset"]), None if factor is None else Decimal(factor), _none(f["calid"])
+        )
     return proto.Ack(command)
 
 
@@ -134,7 +146,9 @@ def test_every_error_of_up_to_three_bits_in_a_line_is_caught() -> None:
         syndromes.add(proto.crc16(bytes(pattern)) ^ zero)
     assert 0 not in syndromes and len(syndromes) == bits
     two_bit_misses_of_crc8 = [
-        (a, b) for a in range(8) for b in range(a + 1, 8 * 40)
+        (a, b)
+        for a in range(8)
+        for b in range(a + 1, 8 * 40)
         if proto.crc8(_flip(bytes(40), a, b)) == proto.crc8(bytes(40))
     ]
     assert two_bit_misses_of_crc8, "CRC-8 would have caught these too: the point of CRC-16 is gone"
@@ -190,8 +204,21 @@ def test_every_vector_kind_is_present() -> None:
     for kind in ("crc", "dev", "cmd", "enc", "grams"):
         assert _load(kind), kind
     rejects = {e.values[1] for e in _load("dev") if e.values[1].startswith("reject")}
-    assert {f"reject {r}" for r in ("empty", "length", "framing", "charset", "checksum", "kind",
-                                    "fields", "value", "consistency", "version")} <= rejects
+    assert {
+        f"reject {r}"
+        for r in (
+            "empty",
+            "length",
+            "framing",
+            "charset",
+            "checksum",
+            "kind",
+            "fields",
+            "value",
+            "consistency",
+            "version",
+        )
+    } <= rejects
 
 
 # ------------------------------------------------------------------------- encoder rules
@@ -292,9 +319,24 @@ def test_decoder_never_crashes_on_arbitrary_bytes(data: bytes) -> None:
     except proto.LineError:
         return
     # Whatever decodes must be a record re-encodable to the same checksum-valid line.
-    assert isinstance(record, (proto.Hello, proto.Data, proto.Pong, proto.Info, proto.DeviceId,
-                               proto.ChannelCount, proto.Streaming, proto.Rate, proto.Gain, proto.Power,
-                               proto.Calibration, proto.Ack, proto.ErrorReply))
+    assert isinstance(
+        record,
+        (
+            proto.Hello,
+            proto.Data,
+            proto.Pong,
+            proto.Info,
+            proto.DeviceId,
+            proto.ChannelCount,
+            proto.Streaming,
+            proto.Rate,
+            proto.Gain,
+            proto.Power,
+            proto.Calibration,
+            proto.Ack,
+            proto.ErrorReply,
+        ),
+    )
 
 
 @settings(max_examples=500, deadline=None)
@@ -303,14 +345,15 @@ def test_any_single_damaged_byte_is_refused(line: bytes, data: st.DataObject) ->
     """One byte changed anywhere in a valid line never decodes (CRC-16 catches every burst up to 16 bits)."""
     where = data.draw(st.integers(0, len(line) - 1))
     replacement = data.draw(st.integers(0, 255).filter(lambda b: b != line[where]))
-    damaged = line[:where] + bytes([replacement]) + line[where + 1:]
+    damaged = line[:where] + bytes([replacement]) + line[where + 1 :]
     with pytest.raises(proto.LineError):
         proto.decode_line(damaged)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(_VALID), max_size=6), st.lists(st.integers(1, 40), max_size=8),
-       st.sets(st.integers(0, 5)))
+@given(
+    st.lists(st.sampled_from(_VALID), max_size=6), st.lists(st.integers(1, 40), max_size=8), st.sets(st.integers(0, 5))
+)
 def test_line_buffer_cut_lines_never_merge(lines: list[bytes], cuts: list[int], torn: set[int]) -> None:
     """Lines cut short (torn) and re-chunked anywhere: every complete line comes out whole."""
     stream = bytearray()
@@ -325,7 +368,7 @@ def test_line_buffer_cut_lines_never_merge(lines: list[bytes], cuts: list[int], 
     got: list[bytes] = []
     pos = 0
     for cut in [*cuts, len(stream)]:
-        got += buffer.feed(bytes(stream[pos:pos + cut]))
+        got += buffer.feed(bytes(stream[pos : pos + cut]))
         pos += cut
     got += buffer.feed(bytes(stream[pos:]))
     got += buffer.feed(b"\n")
@@ -366,7 +409,7 @@ def test_calibration_command_round_trips_through_a_reply(channel, offset, mantis
     """What the host sets is exactly what a CAL reply carrying the same text decodes to."""
     factor = Decimal(mantissa).scaleb(-decimals)
     command = proto.calibration_command(channel, offset, factor, cal_id)
-    body = command[1:command.index(b"*")].decode()
+    body = command[1 : command.index(b"*")].decode()
     reply_body = "OK," + body
     reply = f"${reply_body}*{proto.crc16(reply_body.encode()):04X}"
     record = proto.decode_line(reply)
@@ -392,3 +435,27 @@ def test_hardware_md_shows_many_protocol_lines() -> None:
 def test_every_line_in_hardware_md_decodes(line: str) -> None:
     """The examples a maker reads are real lines: right checksum, right fields."""
     proto.decode_line(line)
+
+
+_DATA_WITH_GRAMS = [line for line in _VALID if line.startswith(b"$D,") and not line.split(b",")[5] == b"-"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(_DATA_WITH_GRAMS), st.integers(-5000, 5000).filter(bool), st.data())
+def test_a_line_whose_grams_disagree_with_its_counts_is_refused(line: bytes, milligrams: int, data: st.DataObject):
+    """A line that passed its checksum (here forged with a fresh one) but whose grams are not
+    its raw counts through the balance's calibration is not trusted."""
+    record = proto.decode_line(line)
+    assert isinstance(record, proto.Data) and record.raw is not None and record.grams is not None
+    offset = data.draw(st.integers(proto.RAW_MIN, proto.RAW_MAX))
+    factor = Decimal(data.draw(st.integers(1, 10**6))).scaleb(-3)
+    honest = proto.grams_from_raw(record.raw, offset, factor)
+    assert proto.grams_agree(
+        proto.Data(record.seq, record.ms, record.channel, record.raw, honest, record.flags), offset, factor
+    )
+    forged = round(honest + milligrams / 1000, 3)
+    assert not proto.grams_agree(
+        proto.Data(record.seq, record.ms, record.channel, record.raw, forged, record.flags), offset, factor
+    )
+    # No calibration kept, yet grams on the line: refused too.
+    assert not proto.grams_agree(record, None, None)
