@@ -480,7 +480,11 @@ def analyse(points: Sequence[Point], interval_g: float, capacity_g: float) -> Re
     fit_se = math.sqrt(math.fsum(r * r for r in residuals) / dof) if dof > 0 else 0.0
     mean_m = fsum_mean(masses)
     sxx = math.fsum((m - mean_m) ** 2 for m in masses)
-    slope_fit_rel = fit_se / math.sqrt(sxx) if sxx > 0 else 0.0
+    # The slope is no surer than its points' own noise says, even when they fit exactly
+    # (two points always do).
+    point_u = [p.std_counts / math.sqrt(max(p.n, 1)) / abs(cpg) for p in fit]
+    slope_noise_rel = math.sqrt(math.fsum(((m - mean_m) * u) ** 2 for m, u in zip(masses, point_u, strict=True))) / sxx
+    slope_fit_rel = max(fit_se / math.sqrt(sxx), slope_noise_rel) if sxx > 0 else 0.0
     slope_u_rel = math.hypot(slope_fit_rel, _slope_from_masses(fit))
 
     repeat: dict[float, dict[str, float]] = {}

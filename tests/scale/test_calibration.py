@@ -108,21 +108,22 @@ def test_checks_never_enter_the_fit():
 
 def test_the_masses_tolerances_enter_the_slope():
     """Masses known to +-0.05 g each (rectangular): the slope's relative uncertainty is
-    exactly what propagating them through the least-squares fit gives."""
-    points = [Point(0.0, 0.0, 1.0, 40, tolerance_g=0.0), Point(100.0, 10000.0, 1.0, 40, tolerance_g=0.05),
-              Point(200.0, 20000.0, 1.0, 40, tolerance_g=0.05)]
+    exactly what propagating them through the least-squares fit gives (readings without
+    noise here, so the masses are all there is)."""
+    points = [Point(0.0, 0.0, 0.0, 40, tolerance_g=0.0), Point(100.0, 10000.0, 0.0, 40, tolerance_g=0.05),
+              Point(200.0, 20000.0, 0.0, 40, tolerance_g=0.05)]
     report = analyse(points, 0.1, 1000.0)
     u = 0.05 / math.sqrt(3)
     mean = 100.0
     sxx = 2 * 100.0**2
     expected = math.sqrt(((100 - mean) * u) ** 2 + ((200 - mean) * u) ** 2) / sxx
     assert report.slope_u_rel == pytest.approx(expected, rel=1e-9)
-    exact = analyse([Point(p.mass_g, p.mean_counts, 1.0, 40) for p in points], 0.1, 1000.0)
+    exact = analyse([Point(p.mass_g, p.mean_counts, 0.0, 40) for p in points], 0.1, 1000.0)
     assert exact.slope_u_rel == 0.0
 
 
 def test_a_mass_weighed_in_every_cycle_errs_the_same_way_each_time():
-    once = [Point(0.0, 0.0, 1.0, 40), Point(100.0, 10000.0, 1.0, 40, tolerance_g=0.1)]
+    once = [Point(0.0, 0.0, 0.0, 40), Point(100.0, 10000.0, 0.0, 40, tolerance_g=0.1)]
     twice = once + once
     # Repeating a mass averages its placement, not its own error: the slope is no surer.
     assert analyse(twice, 0.1, 1000.0).slope_u_rel == pytest.approx(analyse(once, 0.1, 1000.0).slope_u_rel)
@@ -135,6 +136,14 @@ def test_repeatability_is_reported_per_mass():
     assert set(report.repeatability) == {0.0, 100.0}
     assert report.repeatability[100.0]["spread_g"] == pytest.approx(0.04, abs=1e-3)
     assert report.sigma_g >= report.repeatability[100.0]["std_g"]
+
+
+def test_two_exact_points_still_leave_the_slope_as_uncertain_as_their_readings():
+    points = [Point(0.0, 0.0, 38.0, 40), Point(20.0, 43_000.0, 38.0, 40)]
+    report = analyse(points, 0.1, 1000.0)
+    assert report.residuals_g == (0.0, 0.0)
+    u = 38.0 / math.sqrt(40) / 2150.0
+    assert report.slope_u_rel == pytest.approx(math.sqrt(2 * (10.0 * u) ** 2) / 200.0)
 
 
 def test_live_procedure_on_the_simulator_saves_a_profile_that_replays(tmp_path):
