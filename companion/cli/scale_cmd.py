@@ -291,10 +291,13 @@ def run_info(args: argparse.Namespace) -> int:
             if pan is None:
                 continue
             how = "measured at rest" if pan["noise_measured"] else "HX711 datasheet figure, not yet measured"
-            _out(
-                f"          noise {pan['noise_g']:.4f} g rms ({pan['noise_ratio']:.1f}x the datasheet, {how}); "
-                f"averages {pan['averaging']} readings, motion band +-{pan['band_g']:.3f} g; {pan['state']}"
-            )
+            if pan["working"]:
+                _out(
+                    f"          noise {pan['noise_g']:.4f} g rms ({pan['noise_ratio']:.1f}x the datasheet, {how}); "
+                    f"averages {pan['averaging']} readings, motion band +-{pan['band_g']:.3f} g; {pan['state']}"
+                )
+            else:
+                _out(f"          cannot weigh: {pan['message'] or pan['state']}")
             if pan["wiring"]:
                 _out("          wired " + ", ".join(f"{k.upper()} {v}" for k, v in pan["wiring"].items()))
         if status.message:
