@@ -14,7 +14,8 @@ is the board's time plus an offset to the host's clock:
 - the offset may grow only as fast as the board's clock is seen to fall behind the
   host's over the last few seconds (a board's resonator is off by up to about 0.5 %; a
   simulated board may run at 60 % of real time), plus 1 %: a burst of late lines is never
-  squeezed together, only stretched by at most that rate;
+  squeezed together, only stretched by at most that rate. Should even the quickest lines
+  of a second come more than 0.1 s late, the offset catches up at once, starting afresh;
 - the board's 32-bit millisecond counter wraps after 49.7 days; a jump back of more than
   a second (a reset whose hello was lost), or an offset that had to fall by more than
   0.1 s, starts afresh and says so, so no weighing spans it.
@@ -55,7 +56,10 @@ class BoardClock:
     _wraps: int = 0
     _last_board_s: float = 0.0
     _resync: bool = False
-    _buckets: deque[tuple[float, float]] = field(default_factory=lambda: deque(maxlen=BUCKETS))
+    #: (board s at the bucket's start, quickest offset seen in it, least lateness in it)
+    _buckets: deque[tuple[float, float, float]] = field(default_factory=lambda: deque(maxlen=BUCKETS))
+    _rate: float = 0.0
+    _rate_at: float | None = None
 
     def reset(self) -> None:
         """The board restarted (or the link was lost): anchor afresh."""
@@ -65,14 +69,22 @@ class BoardClock:
         self._last_board_s = 0.0
         self._resync = False
         self._buckets.clear()
+        self._rate = 0.0
+        self._rate_at = None
 
     def rate(self) -> float:
-        """How fast the board's clock falls behind the host's (s per board s, from the
-        lowest offsets of the last few seconds; 0 until seen over two seconds)."""
-        if len(self._buckets) < 2:
+        """How fast the board's clock falls behind the host's (s per board s): the median
+        of the slopes between the lowest offsets of the last few seconds' buckets (a bucket
+        of lines all read late, while the host was busy, cannot sway it); 0 until the
+        buckets span two seconds."""
+        closed = [(b, m) for b, m, _ in list(self._buckets)[:-1]]  # the newest bucket is still filling
+        if len(closed) < 4 or closed[-1][0] - closed[0][0] < 2.0:
             return 0.0
-        (b0, m0), (b1, m1) = self._buckets[0], self._buckets[-1]
-        return max(0.0, (m1 - m0) / (b1 - b0)) if b1 - b0 >= 2.0 else 0.0
+        if self._rate_at != closed[-1][0]:
+            slopes = sorted((m1 - m0) / (b1 - b0) for i, (b0, m0) in enumerate(closed) for (b1, m1) in closed[i + 1 :])
+            self._rate = max(0.0, slopes[len(slopes) // 2])
+            self._rate_at = closed[-1][0]
+        return self._rate
 
     def _board_seconds(self, board_ms: int) -> tuple[float, bool]:
         """``board_ms`` unwrapped to seconds since the anchor's epoch; True on a restart."""
@@ -103,11 +115,25 @@ class BoardClock:
                 allowance = min(MAX_DRIFT, self.drift + 1.1 * self.rate())
                 self._offset = min(self._offset + allowance * step, candidate)
         self._last_board_s = max(self._last_board_s, board_s)
+        late = candidate - self._offset
         bucket = board_s // BUCKET_S * BUCKET_S
         if self._buckets and self._buckets[-1][0] == bucket:
-            self._buckets[-1] = (bucket, min(self._buckets[-1][1], candidate))
-        else:
-            self._buckets.append((bucket, candidate))
+            _, quickest, least_late = self._buckets[-1]
+            self._buckets[-1] = (bucket, min(quickest, candidate), min(least_late, late))
+        elif not self._buckets or bucket > self._buckets[-1][0]:
+            self._catch_up(candidate)
+            self._buckets.append((bucket, candidate, candidate - self._offset))
+        # (an older bucket: a line of a burst whose freshest line was taken first)
+
+    def _catch_up(self, candidate: float) -> None:
+        """When every line of each of the last two whole buckets came more than
+        :data:`STEP_S` after its mapped time, the board runs slower than the offset was
+        allowed to follow: take this line's offset, and start afresh."""
+        if self._offset is None or len(self._buckets) < 2:
+            return
+        if min(self._buckets[-1][2], self._buckets[-2][2]) > STEP_S:
+            self._offset = candidate
+            self._resync = True
 
     def expect(self, board_ms: int, arrived: float) -> None:
         """The freshest line of a burst that arrived at ``arrived`` (host s) was taken at

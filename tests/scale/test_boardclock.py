@@ -91,3 +91,28 @@ def test_times_never_bunch_up_whatever_the_delays(delays, start):
     for (a, _), (b, _) in itertools.pairwise(times):
         assert b - a >= 0.012 * (1 - SLEW) - 1e-9
     assert all(t <= arrived + 0.1 + 1e-9 for t, arrived in times)
+
+
+def test_a_busy_second_does_not_teach_the_clock_a_wrong_rate():
+    """Lines read 0.2 s late for a while (a busy host) must not be taken for a board that
+    runs slow: the burst keeps the board's spacing and no reset follows."""
+    clock = BoardClock()
+    _run(clock, [(12 * i, 0.012 * i + 0.001) for i in range(400)])  # 4.8 s of prompt lines
+    late = [(12 * i, 0.012 * i + 0.2) for i in range(400, 420)]
+    clock.expect(late[-1][0], late[-1][1])
+    out = _run(clock, late) + _run(clock, [(12 * i, 0.012 * i + 0.001) for i in range(420, 600)])
+    assert not any(restarted for _, restarted in out)
+    times = [t for t, _ in out]
+    assert all(0.012 * (1 - SLEW) - 1e-9 <= b - a <= 0.012 * 1.1 for a, b in itertools.pairwise(times))
+    assert clock.rate() < 0.02
+
+
+def test_a_board_slower_than_the_offset_may_follow_is_caught_up_with():
+    """A board at 40 % of real time falls behind faster than the offset may grow: the clock
+    catches up (starting afresh) rather than lagging ever further."""
+    clock = BoardClock()
+    lines = [(12 * i, 0.012 * i / 0.4) for i in range(3000)]  # 90 s of host time
+    out = _run(clock, lines)
+    late = [arrived - t for (t, _), (_, arrived) in zip(out, lines, strict=False)]
+    assert max(late[-500:]) < 1.0
+    assert any(restarted for _, restarted in out)
