@@ -5,19 +5,21 @@ our firmware; ``openscale://``, ``hx711://`` and ``auto://`` the others (see
 ``hardware.md``).
 """
 
-from companion.scale.base import Sample, Scale, ScaleStatus, Weighing
-from companion.scale.profile import Calibration
-from companion.scale.registry import open_scale, register_backend
+from companion.scale.base import PanStatus, Sample, Scale, ScaleStatus, Waiting, Weighing
 from companion.scale.errors import (
     ScaleError,
     ScaleFault,
     ScaleNotFound,
     ScaleProtocolError,
     ScaleTimeout,
+    ScaleUsageError,
 )
+from companion.scale.profile import Calibration
+from companion.scale.registry import open_scale, register_backend
 
 __all__ = [
     "Calibration",
+    "PanStatus",
     "Sample",
     "Scale",
     "ScaleError",
@@ -26,6 +28,8 @@ __all__ = [
     "ScaleProtocolError",
     "ScaleStatus",
     "ScaleTimeout",
+    "ScaleUsageError",
+    "Waiting",
     "Weighing",
     "open_scale",
     "register_backend",

@@ -16,7 +16,7 @@ from typing import Any
 from serial.tools import list_ports
 
 from companion.scale.base import Scale
-from companion.scale.errors import ScaleError, ScaleNotFound
+from companion.scale.errors import ScaleError, ScaleNotFound, ScaleUsageError
 from companion.scale.registry import ScaleURL
 from companion.scale.serial_scale import SerialScale
 from companion.scale.sim import SimScale, build_sim
@@ -53,7 +53,7 @@ def open_auto(url: ScaleURL) -> Scale:
     ports_text = url.text("ports", "")
     fallback = url.text("fallback", "sim")
     if fallback not in ("sim", "none"):
-        raise ScaleError(f"fallback={fallback!r} in {url.url!r} must be sim or none")
+        raise ScaleUsageError(f"fallback={fallback!r} in {url.url!r} must be sim or none")
     ports = [p for p in ports_text.split(",") if p] if ports_text else candidate_ports()
     tried = []
     for port in ports:
@@ -67,7 +67,9 @@ def open_auto(url: ScaleURL) -> Scale:
         return scale
     if fallback == "none":
         raise ScaleNotFound(f"no Purser balance answered (tried {', '.join(tried) or 'no ports'})")
-    sim_url = ScaleURL(url.url, "sim", "", {k: v for k, v in url.params.items() if k not in ("handshake", "ports", "fallback")})
-    scale = build_sim(sim_url, FallbackSimScale, tried=tried)
-    log.warning("%s", scale.status().message)
-    return scale
+    sim_url = ScaleURL(
+        url.url, "sim", "", {k: v for k, v in url.params.items() if k not in ("handshake", "ports", "fallback")}
+    )
+    fallback_scale = build_sim(sim_url, FallbackSimScale, tried=tried)
+    log.warning("%s", fallback_scale.status().message)
+    return fallback_scale

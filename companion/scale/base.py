@@ -7,34 +7,61 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+#: What a pan can be doing, as :attr:`PanStatus.state` gives it.
+PAN_STATES = (
+    "ok",
+    "unstable",
+    "no_readings",
+    "no_amplifier",
+    "dout_low",
+    "powered_down",
+    "saturated",
+    "overloaded",
+    "disconnected",
+)
+
+
+def pan_name(channel: int) -> str:
+    """The name players see for a pan: ``A`` for channel 0, ``B`` for channel 1."""
+    return chr(ord("A") + channel) if 0 <= channel < 26 else str(channel)
+
 
 @dataclass(frozen=True)
 class Sample:
     """One reading: ``t`` seconds (monotonic), ``raw`` ADC counts, ``grams`` if calibrated.
 
-    ``grams`` is the gross load (before tare) through the channel's calibration.
-    ``segment`` numbers the unbroken runs of readings: it changes whenever continuity is
-    lost (a reconnect, a missing or garbled line), and no weighing ever mixes segments.
+    ``grams`` is the gross load (before tare) through the channel's calibration. ``raw`` is
+    None when the amplifier gave no reading (a fault); ``fault_kind`` then says why:
+    ``no_amplifier`` (nothing answers: missing, unpowered, DOUT wire off), ``dout_low``
+    (DOUT held low: shorted, or a stuck amplifier), ``powered_down``; it is ``saturated``
+    or ``overloaded`` with ``saturated``. ``segment`` numbers the unbroken runs of
+    readings: it changes whenever continuity is lost (a reconnect, a missing or garbled
+    line), and no weighing ever mixes segments.
     """
 
     t: float
     channel: int
-    raw: int
+    raw: int | None
     grams: float | None
     saturated: bool = False
     fault: bool = False
     segment: int = 0
+    fault_kind: str = ""
 
 
 @dataclass(frozen=True)
 class Weighing:
     """A stable weight and how sure it is.
 
-    ``uncertainty_g`` is the standard uncertainty (one sigma, grams) combining sample
-    noise and the calibration's fit error; ``raw_counts`` are the readings it was made
-    from, and ``calibration`` identifies the calibration that turned counts into grams,
-    so a disputed result can be derived again: ``grams`` is the mean of the calibrated
-    ``raw_counts`` less ``tare_g`` (the zero in force, grams).
+    ``uncertainty_g`` is the standard uncertainty (one sigma, grams) combining the noise
+    of the readings averaged (as measured on this balance), the calibration (its fit, the
+    reference masses' tolerances, off-centre loading and creep at this load) and the tare;
+    ``raw_counts`` are the readings it was made from, and ``calibration`` identifies the
+    calibration that turned counts into grams, so a disputed result can be derived again:
+    ``grams`` is the mean of the calibrated ``raw_counts`` less ``tare_g`` (the zero in
+    force, grams). ``noise_g`` is the reading noise (grams rms) measured on the balance and
+    ``verified`` is False when the load is above the heaviest load the calibration was
+    checked with (its uncertainty then allows for that).
     """
 
     grams: float
@@ -46,6 +73,8 @@ class Weighing:
     backend: str = ""
     taken_at: str = ""
     tare_g: float = 0.0
+    noise_g: float = 0.0
+    verified: bool = True
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict for JSON output and the database."""
@@ -55,8 +84,55 @@ class Weighing:
 
 
 @dataclass(frozen=True)
+class PanStatus:
+    """One pan's condition, for a status line per pan.
+
+    ``state`` is one of :data:`PAN_STATES`; ``message`` says it in words with what to try
+    ("pan B: no amplifier answers - check DOUT on D4 and its power"), empty when all is
+    well. ``noise_g`` is the reading noise measured at rest (grams rms, 0 before the first
+    measurement), ``noise_ratio`` that noise against the HX711 datasheet figure at this
+    rate, ``averaging`` how many readings a weighing averages because of it, and
+    ``band_g`` the motion band it uses. ``wiring`` names the pins when the balance says
+    them (``{"dout": "D4", "sck": "D5"}``).
+    """
+
+    channel: int
+    state: str
+    message: str = ""
+    noise_g: float = 0.0
+    noise_ratio: float = 0.0
+    noise_measured: bool = False
+    averaging: int = 0
+    band_g: float = 0.0
+    wiring: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """``A`` or ``B``."""
+        return pan_name(self.channel)
+
+    @property
+    def working(self) -> bool:
+        """True when this pan can weigh (it may still be moving)."""
+        return self.state in ("ok", "unstable", "no_readings")
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for ``scale info --json``."""
+        data = asdict(self)
+        data["name"] = self.name
+        data["working"] = self.working
+        return data
+
+
+@dataclass(frozen=True)
 class ScaleStatus:
-    """What the balance is doing now, for status lines and banners."""
+    """What the balance is doing now, for status lines and banners.
+
+    ``chip_fault`` and ``saturated`` are True when no pan can weigh because of them (a
+    two-pan balance with one amplifier missing still weighs on the other: see ``pans``).
+    ``waiting`` is True while the balance is unplugged and Purser waits for it to come back
+    (``message`` then says "waiting for the balance on PORT").
+    """
 
     connected: bool
     simulated: bool = False
@@ -65,6 +141,25 @@ class ScaleStatus:
     unstable: bool = False
     message: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    pans: tuple[PanStatus, ...] = ()
+    waiting: bool = False
+
+    def pan(self, channel: int) -> PanStatus | None:
+        """The status of pan ``channel``, if known."""
+        return next((p for p in self.pans if p.channel == channel), None)
+
+    def faults(self) -> list[str]:
+        """The message of every pan that cannot weigh."""
+        return [p.message for p in self.pans if not p.working and p.message]
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """No reading for a while: what a live view shows instead (``message``), e.g.
+    "waiting for the balance on /dev/ttyUSB0" while it is unplugged."""
+
+    message: str
+    connected: bool = False
 
 
 class Scale(abc.ABC):
@@ -100,7 +195,7 @@ class Scale(abc.ABC):
         """What this balance is (backend, device id, channels, calibrations), JSON-ready."""
         return {"url": self.url, "device_id": self.device_id, "channels": self.channels, "simulated": self.simulated}
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a backend with nothing to release needs no close
         """Release the port or thread behind this scale."""
 
     def __enter__(self) -> Scale:

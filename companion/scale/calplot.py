@@ -48,10 +48,10 @@ class _Panel:
     def px(self, x: float, y: float) -> tuple[int, int]:
         u = MARGIN_L + (x - self.x0) / (self.x1 - self.x0) * (WIDTH - MARGIN_L - MARGIN_R)
         v = self.bottom - (y - self.y0) / (self.y1 - self.y0) * (self.bottom - self.top)
-        return int(round(u)), int(round(v))
+        return round(u), round(v)
 
 
-def _axes(cv2: Any, img: np.ndarray, panel: _Panel, xlabel: str, ylabel: str, yfmt: str) -> None:
+def _axes(cv2: Any, img: np.ndarray, panel: _Panel, xlabel: str, ylabel: str, *, yfmt: str) -> None:
     for ty in _ticks(panel.y0, panel.y1):
         u, v = panel.px(panel.x0, ty)
         cv2.line(img, (MARGIN_L, v), (WIDTH - MARGIN_R, v), GRID, 1)
@@ -76,22 +76,22 @@ def render(report: dict[str, Any], interval_g: float, capacity_g: float, title: 
     residuals = [float(r) for r in report.get("residuals_g", [])]
     cpg = float(report.get("counts_per_gram", 1.0))
     zero = float(report.get("zero_counts", 0.0))
-    xmax = max(masses + [1.0]) * 1.05
+    xmax = max([*masses, 1.0]) * 1.05
     cv2.putText(img, title or "Calibration", (MARGIN_L, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.7, INK, 2, cv2.LINE_AA)
 
     # Fit: thousands of counts against grams.
     ys = [c / 1000.0 for c in counts] + [zero / 1000.0, (zero + cpg * xmax) / 1000.0]
     top = _Panel(50, 340, (0.0, xmax), (min(ys), max(ys)))
-    _axes(cv2, img, top, "load (g)", "reading (thousands of counts)", ".0f")
+    _axes(cv2, img, top, "load (g)", "reading (thousands of counts)", yfmt=".0f")
     cv2.line(img, top.px(0.0, zero / 1000.0), top.px(xmax, (zero + cpg * xmax) / 1000.0), LINE, 2, cv2.LINE_AA)
-    for m, c in zip(masses, counts):
+    for m, c in zip(masses, counts, strict=False):
         cv2.circle(img, top.px(m, c / 1000.0), 5, POINT, -1, cv2.LINE_AA)
 
     # Residuals against the class III permissible error.
     mpe_max = mpe_class_iii(xmax, interval_g)
     span = max([abs(r) for r in residuals] + [mpe_max]) * 1.2
     bottom = _Panel(395, 625, (0.0, xmax), (-span, span))
-    _axes(cv2, img, bottom, "load (g)", "error (g); red: class III limit", ".3f")
+    _axes(cv2, img, bottom, "load (g)", "error (g); red: class III limit; open: check loads", yfmt=".3f")
     steps = 300
     for sign in (-1, 1):
         prev = None
@@ -102,13 +102,26 @@ def render(report: dict[str, Any], interval_g: float, capacity_g: float, title: 
                 cv2.line(img, prev, p, LIMIT, 1, cv2.LINE_AA)
             prev = p
     cv2.line(img, bottom.px(0.0, 0.0), bottom.px(xmax, 0.0), INK, 1)
-    for m, r in zip(masses, residuals):
+    for m, r in zip(masses, residuals, strict=False):
         cv2.circle(img, bottom.px(m, r), 5, POINT, -1, cv2.LINE_AA)
+    # Check loads (not part of the fit): open circles.
+    for check in report.get("checks", []):
+        m, r = float(check["mass_g"]), float(check["error_g"])
+        if 0.0 <= m <= xmax and -span <= r <= span:
+            cv2.circle(img, bottom.px(m, r), 7, LINE, 2, cv2.LINE_AA)
     verdict = report.get("verdict", {})
-    words = "meets OIML R76 class III" if verdict.get("passed") else "does NOT meet OIML R76 class III"
+    words = report.get("statement") or (
+        "meets OIML R76 class III" if verdict.get("passed") else "does NOT meet OIML R76 class III"
+    )
     cv2.putText(
-        img, f"e = {interval_g:g} g, Max = {capacity_g:g} g: {words}", (MARGIN_L, 690),
-        cv2.FONT_HERSHEY_SIMPLEX, 0.5, INK, 1, cv2.LINE_AA,
+        img,
+        f"e = {interval_g:g} g, Max = {capacity_g:g} g: {words}",
+        (MARGIN_L, 690),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.45,
+        INK,
+        1,
+        cv2.LINE_AA,
     )
     return img
 

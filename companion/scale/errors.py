@@ -9,6 +9,14 @@ class ScaleError(PurserError):
     exit_code = ExitCode.HARDWARE
 
 
+class ScaleUsageError(ScaleError, ValueError):
+    """A request the balance cannot take as written: a malformed address, an unknown
+    setting, a pan that does not exist, calibration masses that are not a list of grams.
+    Nothing was changed; the message says what to write instead."""
+
+    exit_code = ExitCode.USAGE
+
+
 class ScaleTimeout(ScaleError, TimeoutError):
     """No (stable) reading arrived in the time allowed."""
 

@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from companion.scale.base import Sample
-from companion.scale.errors import ScaleError, ScaleNotFound
+from companion.scale.errors import ScaleNotFound, ScaleUsageError
 from companion.scale.profile import load_calibration, nominal
 from companion.scale.registry import ScaleURL
 from companion.scale.simcell import RAW_MAX, RAW_MIN
@@ -58,7 +58,17 @@ class HX711Scale(ThreadedScale):
     #: which ends after its current read.
     join_s = None
 
-    def __init__(self, url: str, dout: int, sck: int, *, gain: int = 128, rate: int = 10, capacity_g: float = 1000.0, driver: Any = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        dout: int,
+        sck: int,
+        *,
+        gain: int = 128,
+        rate: int = 10,
+        capacity_g: float = 1000.0,
+        driver: Any = None,
+    ) -> None:
         device_id = f"hx711-{dout}-{sck}"
         cal = load_calibration(device_id, 0) or nominal(0, device_id, capacity_g)
         super().__init__(url, [cal], rate_sps=rate, device_id=device_id, persist_zero=True)
@@ -92,18 +102,18 @@ class HX711Scale(ThreadedScale):
             now = time.monotonic()
             if not values or values is False or not isinstance(values[0], int):
                 self._segment += 1
-                self._samples.put(self._make_sample(now, 0, 0, fault=True, segment=self._segment))
+                self._put(self._make_sample(now, 0, None, fault=True, segment=self._segment))
                 continue
             raw = int(values[0])
             self._last_ok = now
             saturated = raw >= RAW_MAX or raw <= RAW_MIN
-            self._samples.put(self._make_sample(now, 0, raw, saturated=saturated, segment=self._segment))
+            self._put(self._make_sample(now, 0, raw, saturated=saturated, segment=self._segment))
 
     def _stalled(self) -> Sample | None:
         if time.monotonic() - self._last_ok > READ_TIMEOUT_S:
             # The package is stuck waiting for the chip: that is a fault, not a weight.
             self._segment += 1
-            return self._make_sample(time.monotonic(), 0, 0, fault=True, segment=self._segment)
+            return self._make_sample(time.monotonic(), 0, None, fault=True, segment=self._segment)
         return None
 
 
@@ -120,7 +130,7 @@ def open_hx711(url: ScaleURL) -> HX711Scale:
     capacity = url.number("capacity", 1000.0, 1.0, 1e6)
     url.check_all_used()
     if dout < 0 or sck < 0:
-        raise ScaleError("hx711:// needs its GPIO pins, e.g. hx711://?dout=5&sck=6 (BCM numbers)")
+        raise ScaleUsageError("hx711:// needs its GPIO pins, e.g. hx711://?dout=5&sck=6 (BCM numbers)")
     if dout == sck:
-        raise ScaleError("hx711:// needs two different pins for dout and sck")
+        raise ScaleUsageError("hx711:// needs two different pins for dout and sck")
     return HX711Scale(url.url, dout, sck, gain=gain, rate=rate, capacity_g=capacity)

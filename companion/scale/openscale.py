@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import serial
 
-from companion.scale.errors import ScaleError, ScaleNotFound, ScaleProtocolError, ScaleTimeout
+from companion.scale.errors import ScaleNotFound, ScaleProtocolError, ScaleTimeout, ScaleUsageError
 from companion.scale.profile import Calibration
 from companion.scale.registry import ScaleURL
 from companion.scale.serial_port import SerialPortScale
@@ -94,10 +94,26 @@ class OpenScaleScale(SerialPortScale[serial.SerialBase]):
 
     backend = "openscale"
 
-    def __init__(self, url: str, port: str, *, baud: int = 9600, rate: int = 10, capacity_g: float = 1000.0, interval_g: float = 0.1, first_line_s: float = 3.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        port: str,
+        *,
+        baud: int = 9600,
+        rate: int = 10,
+        capacity_g: float = 1000.0,
+        interval_g: float = 0.1,
+        first_line_s: float = 3.0,
+    ) -> None:
         cal = Calibration(
-            counts_per_gram=1000.0, zero_counts=0.0, sigma_g=0.5 * interval_g, interval_g=interval_g,
-            capacity_g=capacity_g, device_id=f"openscale-{port}", channel=0, source="board",
+            counts_per_gram=1000.0,
+            zero_counts=0.0,
+            sigma_g=0.5 * interval_g,
+            interval_g=interval_g,
+            capacity_g=capacity_g,
+            device_id=f"openscale-{port}",
+            channel=0,
+            source="board",
         )
         self._start_port(port, baud, "the OpenScale")
         self._last_ms: int | None = None
@@ -154,8 +170,8 @@ class OpenScaleScale(SerialPortScale[serial.SerialBase]):
             if step <= 0 or step > 3000.0 / max(self.rate_sps, 1):
                 self._segment += 1
         self._last_ms = rec.ms
-        sample = self._make_sample(time.monotonic(), 0, int(round(rec.grams * 1000.0)), segment=self._segment)
-        self._samples.put(sample)
+        sample = self._make_sample(time.monotonic(), 0, round(rec.grams * 1000.0), segment=self._segment)
+        self._put(sample)
 
     def _message(self) -> str:
         return "" if self._connected() else f"No readings from the OpenScale on {self.port_name}"
@@ -173,5 +189,5 @@ def open_openscale(url: ScaleURL) -> OpenScaleScale:
     interval = url.number("interval", max(0.1, capacity / 10000.0), 1e-4, capacity)
     url.check_all_used()
     if not url.port:
-        raise ScaleError("openscale:// needs a port, e.g. openscale:///dev/ttyUSB0")
+        raise ScaleUsageError("openscale:// needs a port, e.g. openscale:///dev/ttyUSB0")
     return OpenScaleScale(url.url, url.port, baud=baud, rate=rate, capacity_g=capacity, interval_g=interval)

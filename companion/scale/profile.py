@@ -30,6 +30,11 @@ PROFILE_VERSION = 1
 _ID_PREFIX = {"profile": "cal", "firmware": "fw", "factory": "sim", "board": "brd", "nominal": "nom"}
 
 
+#: Relative standard uncertainty assumed for a load above the heaviest load a calibration
+#: was checked with (0.1 %: the combined error of a cheap bar cell), per gram beyond it.
+UNVERIFIED_REL = 1e-3
+
+
 @dataclass(frozen=True)
 class Calibration:
     """Counts to grams for one channel: ``grams = (raw - zero_counts) / counts_per_gram``.
@@ -39,6 +44,12 @@ class Calibration:
     it came from: "profile" (a saved calibration), "firmware" (the balance's EEPROM),
     "factory" (the simulator's own), "board" (a board that sends grams) or "nominal"
     (a guess from the datasheet: weights are not trustworthy).
+
+    What a calibration knows about loads, as standard uncertainties relative to the load:
+    ``slope_u_rel`` (the fit's slope, the reference masses' tolerances included),
+    ``corner_rel`` (off-centre loading, from the corner test) and ``creep_rel`` (creep over
+    the time a load sits on the pan). ``verified_max_g`` is the heaviest load it was
+    checked with (None: not known, for calibrations that predate the checks).
     """
 
     counts_per_gram: float
@@ -51,6 +62,10 @@ class Calibration:
     channel: int = 0
     created: str = ""
     source: str = "profile"
+    slope_u_rel: float = 0.0
+    corner_rel: float = 0.0
+    creep_rel: float = 0.0
+    verified_max_g: float | None = None
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.counts_per_gram) and self.counts_per_gram != 0):
@@ -59,8 +74,30 @@ class Calibration:
             raise ScaleError("a calibration's zero and fit error must be numbers")
         if not (self.interval_g > 0 and self.capacity_g > 0):
             raise ScaleError("a calibration's scale interval and capacity must be positive")
+        terms = (self.slope_u_rel, self.corner_rel, self.creep_rel)
+        if not all(math.isfinite(x) and x >= 0 for x in terms):
+            raise ScaleError("a calibration's relative uncertainties must be zero or more")
+        if self.verified_max_g is not None and not (math.isfinite(self.verified_max_g) and self.verified_max_g >= 0):
+            raise ScaleError("a calibration's verified range must be zero or more grams")
         if not self.id:
             object.__setattr__(self, "id", self.fingerprint())
+
+    def load_sigma_g(self, load_g: float) -> float:
+        """The calibration's standard uncertainty (grams) for a net load of ``load_g``: the
+        fit error, and the slope, off-centre and creep terms growing with the load; above
+        the verified range, a further 0.1 % of the excess (:data:`UNVERIFIED_REL`)."""
+        w = abs(load_g)
+        total = self.sigma_g**2 + (w * self.slope_u_rel) ** 2 + (w * self.corner_rel) ** 2 + (w * self.creep_rel) ** 2
+        if self.verified_max_g is not None and w > self.verified_max_g:
+            total += (UNVERIFIED_REL * (w - self.verified_max_g)) ** 2
+        return math.sqrt(total)
+
+    def verifies(self, load_g: float) -> bool:
+        """True when ``load_g`` lies within the range the calibration was checked over (or
+        the range is not known)."""
+        if self.verified_max_g is None:
+            return True
+        return abs(load_g) <= self.verified_max_g + 0.5 * self.interval_g
 
     def grams(self, raw: float) -> float:
         """Gross grams for ``raw`` counts."""
@@ -182,8 +219,8 @@ def read_profile(path: Path) -> SavedProfile:
     cal_data = data.get("calibration")
     if not isinstance(cal_data, dict):
         raise ScaleError(f"the calibration file {path} is damaged; calibrate the balance again")
-    report = data.get("report") if isinstance(data.get("report"), dict) else {}
-    return SavedProfile(Calibration.from_json(cal_data), report)
+    report = data.get("report")
+    return SavedProfile(Calibration.from_json(cal_data), report if isinstance(report, dict) else {})
 
 
 def load_calibration(device_id: str, channel: int, base: Path | None = None) -> Calibration | None:

@@ -1,17 +1,20 @@
-"""The booty balance's serial line protocol, version 1: command encoder and line decoder.
+"""The booty balance's serial line protocol, version 2: command encoder and line decoder.
 
 The balance firmware (``firmware/purser_balance``) speaks ASCII lines at 115200 baud,
-8N1. Everything it sends looks like ``$BODY*CC`` followed by CR LF, where BODY is
-comma-separated fields and CC is the CRC-8 of BODY as two upper-case hex digits
-(polynomial 0x07, initial value 0, no reflection: CRC-8/SMBUS). ``hardware.md`` has
-the full description with a serial-monitor transcript; ``firmware/protocol-vectors.txt``
-holds the test vectors the firmware and this module are both checked against.
+8N1. Everything it sends looks like ``$BODY*CCCC`` followed by CR LF, where BODY is
+comma-separated fields and CCCC is the CRC-16 of BODY as four upper-case hex digits
+(polynomial 0x1021, initial value 0xFFFF, no reflection, no final XOR:
+CRC-16/CCITT-FALSE). It catches every error of up to three bits in a line, where
+version 1's CRC-8 let some two-bit errors through. ``hardware.md`` has the full
+description with a serial-monitor transcript; ``firmware/protocol-vectors.txt`` holds
+the test vectors the firmware and this module are both checked against.
 
 Lines the balance sends decode into the frozen records below (``Hello``, ``Data``, one
 record per kind of ``$OK`` reply, ``ErrorReply``). Anything that is not exactly a
-version-1 line (bad checksum, missing field, a number out of range, flags that
+version-2 line (bad checksum, missing field, a number out of range, flags that
 contradict the values) raises ``LineError``, a ``ScaleProtocolError``: a damaged line
-never turns into a weight.
+never turns into a weight. A version-1 hello or INFO (two hex digits of CRC-8) is
+recognised only to say which firmware to flash.
 
 Commands are built by the ``*_command`` functions, which validate their arguments
 and return the bytes to write, checksum and newline included.
@@ -21,14 +24,13 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Union
 
 from companion.scale.errors import ScaleProtocolError
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 BAUD_RATE = 115_200
 
 RAW_MIN = -8_388_608  #: smallest 24-bit two's complement reading
@@ -50,6 +52,7 @@ ID_MAX = 16  #: longest device id
 CAL_ID_MAX = 12  #: longest calibration id
 TOKEN_MAX = 16  #: longest ping token
 NONE = "-"  #: the marker for "no value" in a field
+PINS = range(2, 20)  #: Arduino pins a balance may wire (D2-D13, A0-A5 as 14-19)
 
 _NAME_RE = re.compile(r"[A-Za-z0-9._-]+")
 _INT_RE = re.compile(r"-?[0-9]+")
@@ -70,9 +73,10 @@ class Flag(enum.IntFlag):
     DEFAULTS = 0x0010  #: settings fell back to defaults (blank or corrupt EEPROM), not yet saved
     SETTLING = 0x0020  #: just after power-up, reset, a gain/rate change or a gap: not yet settled
     TARING = 0x0040  #: a tare is collecting readings on this channel
+    DOUT_LOW = 0x0080  #: with NO_CHIP: DOUT is held low (shorted, or a stuck chip), not floating high
 
 
-_KNOWN_FLAGS = 0x007F
+_KNOWN_FLAGS = 0x00FF
 
 #: Flags under which a data line carries no raw reading at all.
 NO_READING = Flag.NO_CHIP | Flag.POWERED_DOWN
@@ -94,7 +98,7 @@ class ErrorCode(enum.IntEnum):
 
 
 class LineError(ScaleProtocolError):
-    """A line that is not a valid version-1 line; ``reason`` says which rule it broke.
+    """A line that is not a valid version-2 line; ``reason`` says which rule it broke.
 
     Reasons: ``empty``, ``length``, ``framing``, ``charset``, ``checksum``, ``kind``,
     ``fields``, ``value``, ``consistency``, ``version``.
@@ -239,6 +243,19 @@ class Ack:
 
 
 @dataclass(frozen=True)
+class Wiring:
+    """``$OK,WIRING,<ch>,<dout>,<sck>,<rate pin>``: the Arduino pins of a channel's amplifier.
+
+    ``rate_pin`` is ``None`` when the boards' RATE inputs are strapped (not wired).
+    """
+
+    channel: int
+    dout: int
+    sck: int
+    rate_pin: int | None
+
+
+@dataclass(frozen=True)
 class ErrorReply:
     """``$ERR,<code>,<command>,<text>``: a command was refused and changed nothing.
 
@@ -251,17 +268,40 @@ class ErrorReply:
     text: str
 
 
-Record = Union[
-    Hello, Data, Pong, Info, DeviceId, ChannelCount, Streaming, Rate, Gain, Power,
-    Calibration, Ack, ErrorReply,
-]
+Record = (
+    Hello
+    | Data
+    | Pong
+    | Info
+    | DeviceId
+    | ChannelCount
+    | Streaming
+    | Rate
+    | Gain
+    | Power
+    | Calibration
+    | Ack
+    | Wiring
+    | ErrorReply
+)
 
 
 # --------------------------------------------------------------------------- checksums
 
 
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final XOR) of ``data``."""
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+    return crc
+
+
 def crc8(data: bytes) -> int:
-    """CRC-8/SMBUS (poly 0x07, init 0, no reflection) of ``data``; 0..255."""
+    """CRC-8/SMBUS (poly 0x07, init 0, no reflection) of ``data``: version 1's checksum, used
+    only to recognise a version-1 balance."""
     crc = 0
     for byte in data:
         crc ^= byte
@@ -294,11 +334,9 @@ def _check_factor(value: Decimal) -> Decimal:
     # Significant digits of the number as the firmware stores it (mantissa * 10^-decimals).
     mantissa_digits = len(digits) + max(0, exponent)
     if decimals > FACTOR_MAX_DECIMALS:
-        raise ScaleProtocolError(
-            f"calibration factor {value} has more than {FACTOR_MAX_DECIMALS} decimals")
+        raise ScaleProtocolError(f"calibration factor {value} has more than {FACTOR_MAX_DECIMALS} decimals")
     if mantissa_digits > FACTOR_MAX_DIGITS:
-        raise ScaleProtocolError(
-            f"calibration factor {value} has more than {FACTOR_MAX_DIGITS} significant digits")
+        raise ScaleProtocolError(f"calibration factor {value} has more than {FACTOR_MAX_DIGITS} significant digits")
     return value.normalize() if exponent <= 0 else value.quantize(Decimal(1))
 
 
@@ -333,12 +371,29 @@ def milligrams_from_raw(raw: int, offset: int, factor: Decimal | int | float | s
     if 2 * remainder >= abs(mantissa):
         quotient += 1
     negative = (numerator < 0) != (mantissa < 0)
-    return -quotient if negative and quotient else quotient
+    return int(-quotient if negative and quotient else quotient)
 
 
 def grams_from_raw(raw: int, offset: int, factor: Decimal | int | float | str) -> float:
     """``(raw - offset) / factor`` in grams, to the milligram, exactly as the firmware prints it."""
     return milligrams_from_raw(raw, offset, factor) / 1000
+
+
+def grams_agree(data: Data, offset: int | None, factor: Decimal | None) -> bool:
+    """Whether ``data``'s grams are exactly its raw counts through the calibration the balance
+    keeps (``offset`` counts, ``factor`` counts per gram; None: it keeps none).
+
+    A line that passed its checksum but fails this was damaged in a way the checksum
+    missed, or the host's copy of the calibration is stale: either way its numbers are not
+    to be trusted.
+    """
+    if data.raw is None or data.flags & Flag.SATURATED:
+        return data.grams is None
+    if factor is None or offset is None:
+        return data.grams is None and bool(data.flags & Flag.UNCALIBRATED)
+    if data.grams is None or data.flags & Flag.UNCALIBRATED:
+        return False
+    return grams_from_raw(data.raw, offset, factor) == data.grams
 
 
 # --------------------------------------------------------------------------- decoding
@@ -348,7 +403,7 @@ def decode_line(line: bytes | str) -> Record:
     """Decode one line from the balance (with or without its CR LF) into a record.
 
     Raises:
-        LineError: the line is not a valid protocol-1 line; nothing in it may be trusted.
+        LineError: the line is not a valid protocol-2 line; nothing in it may be trusted.
     """
     raw_line = line.encode("latin-1") if isinstance(line, str) else bytes(line)
     data = raw_line
@@ -362,16 +417,16 @@ def decode_line(line: bytes | str) -> Record:
         raise LineError("length", f"line from the balance is {len(data)} bytes, longer than {MAX_LINE}", raw_line)
     if any(b < 0x20 or b > 0x7E for b in data):
         raise LineError("charset", "line from the balance holds bytes that are not printable ASCII", raw_line)
-    if data[:1] != b"$" or len(data) < 4 or data[-3:-2] != b"*":
-        raise LineError("framing", "line from the balance is not framed as $...*CC", raw_line)
-    body = data[1:-3]
+    if data[:1] != b"$" or len(data) < 6 or data[-5:-4] != b"*":
+        _older_version(data, raw_line)
+        raise LineError("framing", "line from the balance is not framed as $...*CCCC", raw_line)
+    body = data[1:-5]
     if b"$" in body or b"*" in body:
-        raise LineError("framing", "line from the balance holds a stray '$' or '*' (two lines run together?)",
-                        raw_line)
-    check = data[-2:].decode("ascii")
-    if not re.fullmatch(r"[0-9A-F]{2}", check):
-        raise LineError("framing", f"checksum {check!r} is not two upper-case hex digits", raw_line)
-    if int(check, 16) != crc8(body):
+        raise LineError("framing", "line from the balance holds a stray '$' or '*' (two lines run together?)", raw_line)
+    check = data[-4:].decode("ascii")
+    if not re.fullmatch(r"[0-9A-F]{4}", check):
+        raise LineError("framing", f"checksum {check!r} is not four upper-case hex digits", raw_line)
+    if int(check, 16) != crc16(body):
         raise LineError("checksum", "line from the balance failed its checksum (damaged in transit)", raw_line)
     fields = body.decode("ascii").split(",")
     kind = fields[0]
@@ -383,6 +438,15 @@ def decode_line(line: bytes | str) -> Record:
     except LineError as exc:
         exc.line = raw_line
         raise
+
+
+def _older_version(data: bytes, raw_line: bytes) -> None:
+    """Refuse a version-1 hello or INFO (``*CC``, CRC-8) naming its protocol, so the maker is
+    told to flash the firmware that matches; any other line returns without a verdict."""
+    match = re.fullmatch(rb"\$((HELLO|OK,INFO),([0-9]{1,3}),[^$*]*)\*([0-9A-F]{2})", data)
+    if match is None or int(match.group(4), 16) != crc8(match.group(1)):
+        return
+    _protocol(match.group(3).decode("ascii"))
 
 
 def _expect(fields: list[str], count: int, what: str) -> None:
@@ -433,11 +497,16 @@ _RESETS = ("power", "external", "brownout", "watchdog", "command", "unknown")
 
 def _protocol(text: str) -> int:
     version = _int(text, "protocol version", 0, 999)
-    if version != PROTOCOL_VERSION:
+    if version < PROTOCOL_VERSION:
         raise LineError(
             "version",
-            f"the balance speaks protocol {version}, this app knows protocol {PROTOCOL_VERSION}: "
-            "update the app or flash the matching firmware",
+            f"the balance's firmware speaks protocol {version} and this app protocol {PROTOCOL_VERSION}: "
+            "flash the firmware that comes with this app (hardware.md, 'Building and flashing the firmware')",
+        )
+    if version > PROTOCOL_VERSION:
+        raise LineError(
+            "version",
+            f"the balance speaks protocol {version}, newer than this app's protocol {PROTOCOL_VERSION}: update the app",
         )
     return version
 
@@ -483,6 +552,8 @@ def _decode_data(fields: list[str]) -> Data:
         raise LineError("consistency", "data line gives grams where no weight may be given")
     if grams is None and raw is not None and not flags & (Flag.SATURATED | Flag.UNCALIBRATED):
         raise LineError("consistency", "data line has a calibrated reading but no grams")
+    if flags & Flag.DOUT_LOW and not flags & Flag.NO_CHIP:
+        raise LineError("consistency", "data line says DOUT is held low without a missing reading")
     return Data(seq=seq, ms=ms, channel=channel, raw=raw, grams=grams, flags=flags)
 
 
@@ -544,6 +615,14 @@ def _decode_ok(fields: list[str]) -> Record:
             factor=factor,
             cal_id=cal_id,
         )
+    if command == "WIRING":
+        _expect(values, 4, "WIRING reply")
+        return Wiring(
+            channel=_choice(values[0], "channel", CHANNELS),
+            dout=_choice(values[1], "DOUT pin", PINS),
+            sck=_choice(values[2], "SCK pin", PINS),
+            rate_pin=None if values[3] == NONE else _choice(values[3], "RATE pin", PINS),
+        )
     if command in ("DEFAULTS", "RESET"):
         _expect(values, 0, f"{command} reply")
         return Ack(command)
@@ -567,7 +646,7 @@ def _decode_err(fields: list[str]) -> ErrorReply:
     return ErrorReply(code=code, command=command, text=fields[2])
 
 
-_DECODERS = {
+_DECODERS: dict[str, Callable[[list[str]], Record]] = {
     "HELLO": _decode_hello,
     "D": _decode_data,
     "OK": _decode_ok,
@@ -619,7 +698,7 @@ class LineBuffer:
 
 
 def encode_command(name: str, *args: object) -> bytes:
-    """``$NAME,arg,...*CC\\n`` for any command; the typed helpers below validate first.
+    """``$NAME,arg,...*CCCC\\n`` for any command; the typed helpers below validate first.
 
     Raises:
         ScaleProtocolError: a name or argument that cannot be sent (comma, non-ASCII,
@@ -634,7 +713,7 @@ def encode_command(name: str, *args: object) -> bytes:
             raise ScaleProtocolError(f"command argument {text!r} is not letters, digits, '.', '_' or '-'")
         parts.append(text)
     body = ",".join(parts).encode("ascii")
-    line = b"$" + body + b"*" + f"{crc8(body):02X}".encode("ascii")
+    line = b"$" + body + b"*" + f"{crc16(body):04X}".encode("ascii")
     if len(line) > MAX_COMMAND:
         raise ScaleProtocolError(f"command is {len(line)} bytes, longer than the balance accepts ({MAX_COMMAND})")
     return line + b"\n"
@@ -750,6 +829,11 @@ def calibration_command(
     if factor is None and cal_id is not None:
         raise ScaleProtocolError("a calibration id needs a factor")
     return encode_command("CAL", channel, offset, factor_text, id_text)
+
+
+def wiring_command(channel: int) -> bytes:
+    """``WIRING,<ch>``: ask which Arduino pins the channel's amplifier is wired to."""
+    return encode_command("WIRING", _check_channel(channel))
 
 
 def defaults_command() -> bytes:

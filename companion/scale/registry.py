@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlsplit
 
 from companion.scale.base import Scale
-from companion.scale.errors import ScaleError
+from companion.scale.errors import ScaleUsageError
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ def schemes() -> list[str]:
 class ScaleURL:
     """A parsed scale URL: ``scheme``, ``port`` (host + path) and its ``?key=value`` settings.
 
-    The typed getters raise :class:`ScaleError` with a message naming the setting, and
+    The typed getters raise :class:`ScaleUsageError` with a message naming the setting, and
     :meth:`check_all_used` refuses settings no getter asked for (a typo is never ignored).
     """
 
@@ -60,10 +60,10 @@ class ScaleURL:
         """Split ``url``.
 
         Raises:
-            ScaleError: not a URL of the form ``scheme://...``.
+            ScaleUsageError: not a URL of the form ``scheme://...``.
         """
         if not isinstance(url, str) or "://" not in url:
-            raise ScaleError(
+            raise ScaleUsageError(
                 f"{url!r} is not a scale address; use one of "
                 + ", ".join(f"{s}://" for s in schemes())
                 + " (for example sim:// or serial:///dev/ttyUSB0)"
@@ -72,11 +72,11 @@ class ScaleURL:
         try:
             pairs = parse_qsl(parts.query, keep_blank_values=True, strict_parsing=bool(parts.query))
         except ValueError as exc:
-            raise ScaleError(f"the settings after '?' in {url!r} are not key=value pairs") from exc
+            raise ScaleUsageError(f"the settings after '?' in {url!r} are not key=value pairs") from exc
         params: dict[str, str] = {}
         for key, value in pairs:
             if key in params:
-                raise ScaleError(f"{key!r} is given twice in {url!r}")
+                raise ScaleUsageError(f"{key!r} is given twice in {url!r}")
             params[key] = value
         return cls(url=url, scheme=parts.scheme.lower(), port=parts.netloc + parts.path, params=params)
 
@@ -99,10 +99,12 @@ class ScaleURL:
         except ValueError:
             number = math.nan
         if not (math.isfinite(number) and lo <= number <= hi):
-            raise ScaleError(f"{name}={value!r} in {self.url!r} must be a number from {lo:g} to {hi:g}")
+            raise ScaleUsageError(f"{name}={value!r} in {self.url!r} must be a number from {lo:g} to {hi:g}")
         return number
 
-    def integer(self, name: str, default: int, choices: tuple[int, ...] | None = None, lo: int = 0, hi: int = 1 << 30) -> int:
+    def integer(
+        self, name: str, default: int, choices: tuple[int, ...] | None = None, lo: int = 0, hi: int = 1 << 30
+    ) -> int:
         """A whole-number setting, one of ``choices`` or within [lo, hi]."""
         value = self._raw(name)
         if value is None:
@@ -113,7 +115,7 @@ class ScaleURL:
             number = None
         if number is None or (choices is not None and number not in choices) or not lo <= number <= hi:
             allowed = " or ".join(map(str, choices)) if choices else f"a whole number from {lo} to {hi}"
-            raise ScaleError(f"{name}={value!r} in {self.url!r} must be {allowed}")
+            raise ScaleUsageError(f"{name}={value!r} in {self.url!r} must be {allowed}")
         return number
 
     def numbers(self, name: str) -> list[float]:
@@ -128,7 +130,9 @@ class ScaleURL:
             except ValueError:
                 number = math.nan
             if not (math.isfinite(number) and number >= 0):
-                raise ScaleError(f"{name} in {self.url!r} must be weights in grams separated by commas, not {item!r}")
+                raise ScaleUsageError(
+                    f"{name} in {self.url!r} must be weights in grams separated by commas, not {item!r}"
+                )
             out.append(number)
         return out
 
@@ -136,34 +140,36 @@ class ScaleURL:
         """Refuse settings the backend does not know.
 
         Raises:
-            ScaleError: naming the unknown settings and the known ones.
+            ScaleUsageError: naming the unknown settings and the known ones.
         """
         unknown = sorted(set(self.params) - self._used)
         if unknown:
             known = ", ".join(sorted(self._used)) or "none"
-            raise ScaleError(f"{self.scheme}:// does not know the setting(s) {', '.join(unknown)} (it knows: {known})")
+            raise ScaleUsageError(
+                f"{self.scheme}:// does not know the setting(s) {', '.join(unknown)} (it knows: {known})"
+            )
 
 
 def _resolve(factory: str | Factory) -> Factory:
     if callable(factory):
         return factory
     module, _, name = factory.partition(":")
-    return getattr(importlib.import_module(module), name)
+    resolved: Factory = getattr(importlib.import_module(module), name)
+    return resolved
 
 
 def open_scale(url: str) -> Scale:
     """Open the balance at ``url`` (``sim://``, ``serial:///dev/ttyUSB0``, ``auto://`` ...).
 
     Raises:
-        ScaleError: the URL is malformed or names an unknown backend or setting.
+        ScaleUsageError: the URL is malformed or names an unknown backend or setting.
         ScaleNotFound: nothing answers at that address.
     """
     parsed = ScaleURL.parse(url)
     factory = _BACKENDS.get(parsed.scheme)
     if factory is None:
-        raise ScaleError(
-            f"unknown kind of balance {parsed.scheme!r} in {url!r}; known: "
-            + ", ".join(f"{s}://" for s in schemes())
+        raise ScaleUsageError(
+            f"unknown kind of balance {parsed.scheme!r} in {url!r}; known: " + ", ".join(f"{s}://" for s in schemes())
         )
     scale = _resolve(factory)(parsed)
     log.info("opened %s balance at %s", parsed.scheme, url)

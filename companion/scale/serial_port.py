@@ -7,6 +7,7 @@ Losing the port starts a new segment, so no weight mixes readings from before an
 from __future__ import annotations
 
 import abc
+import contextlib
 import logging
 import time
 from typing import Generic, TypeVar
@@ -29,10 +30,12 @@ def port_problem(port: str, exc: BaseException) -> str:
     """Why ``port`` could not be opened, in words."""
     errno = getattr(exc, "errno", None)
     text = str(exc)
-    if errno == 2 or "No such file" in text or "could not open port" in text and "[Errno 2]" in text:
+    if errno == 2 or "No such file" in text or ("could not open port" in text and "[Errno 2]" in text):
         return f"there is no port {port}: is the balance plugged in? (`purser scale info auto://` looks for it)"
     if errno in (13, 16) or "Permission denied" in text or "busy" in text.lower():
-        return f"the port {port} is busy or not allowed (another program using it, or add yourself to the dialout group)"
+        return (
+            f"the port {port} is busy or not allowed (another program using it, or add yourself to the dialout group)"
+        )
     return f"cannot open the port {port}: {text}"
 
 
@@ -52,10 +55,8 @@ def open_port(port: str, baud: int, write_timeout: float | None = None) -> seria
 
 def release_port(port: serial.SerialBase) -> None:
     """Close ``port``; one that is already gone is left as it is."""
-    try:
+    with contextlib.suppress(serial.SerialException, OSError):
         port.close()
-    except (serial.SerialException, OSError):
-        pass
 
 
 class SerialPortScale(ThreadedScale, Generic[Opened]):

@@ -1,4 +1,4 @@
-"""``serial://PORT``: the Purser balance firmware over USB serial (protocol version 1).
+"""``serial://PORT``: the Purser balance firmware over USB serial (protocol version 2).
 
 ``serial:///dev/ttyUSB0``, ``serial://COM3`` or any pyserial URL (``serial://loop://``
 is not useful: nothing answers). Settings: ``baud`` (115200), ``handshake`` seconds to
@@ -7,14 +7,20 @@ wait for the balance to answer (3; an Arduino resets when the port opens), ``rat
 calibrated only in its firmware.
 
 On opening: PING with a token until it is echoed (the protocol version is checked on
-every line), INFO, the calibration of each channel, streaming on. A reader thread then
-decodes lines: checksummed data lines become samples; a sequence gap, a reset (a hello
-line) or a reconnect starts a new segment, so no weight mixes readings from both sides
-of a gap. A pulled cable is retried every quarter second until it comes back.
+every line), INFO, the calibration and wiring of each channel, streaming on. A reader
+thread then decodes lines: checksummed data lines become samples, timed by the board's
+own clock (:mod:`companion.scale.boardclock`), so a busy host reading lines late and in
+bursts cannot make a moving load look steady. The grams the balance prints on each line
+must equal the raw counts through the calibration the balance keeps (the host derives
+them again exactly): a line where they differ is refused like a garbled one. A sequence
+gap, a reset (a hello line) or a reconnect starts a new segment, so no weight mixes
+readings from both sides of a gap. A pulled cable is retried every quarter second for as
+long as it takes; meanwhile the status says "waiting for the balance on PORT".
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import secrets
@@ -27,17 +33,31 @@ from typing import Any
 import serial
 
 from companion.scale import protocol as proto
-from companion.scale.errors import ScaleError, ScaleNotFound, ScaleProtocolError, ScaleTimeout
+from companion.scale.boardclock import BoardClock
+from companion.scale.errors import ScaleError, ScaleNotFound, ScaleProtocolError, ScaleTimeout, ScaleUsageError
 from companion.scale.profile import Calibration, load_calibration, nominal
 from companion.scale.registry import ScaleURL
-from companion.scale.serial_port import SerialPortScale
-from companion.scale.serial_port import port_problem as port_problem  # still importable from here
+from companion.scale.serial_port import SerialPortScale, port_problem
+
+__all__ = ["SerialScale", "firmware_factor", "open_serial", "pin_name", "port_problem"]
 
 log = logging.getLogger(__name__)
 
 RECONNECT_EVERY_S = 0.25
 #: Without a line for this long the balance counts as disconnected.
 SILENT_S = 2.0
+#: Lines in a row on one channel whose grams disagree with the host's copy of the
+#: balance's calibration before that copy is read again (it may have changed).
+MISMATCHES_BEFORE_REREAD = 3
+#: Lines lost in a row (and board milliseconds between the readings either side) that a
+#: weighing may span; a longer gap starts afresh.
+MAX_LOST_LINES = 8
+MAX_LOST_MS = 100
+
+
+def pin_name(pin: int) -> str:
+    """An Arduino pin number as printed on the board: 2 -> ``D2``, 14 -> ``A0``."""
+    return f"A{pin - 14}" if pin >= 14 else f"D{pin}"
 
 
 def _command_name(command: bytes) -> str:
@@ -85,7 +105,9 @@ class _Link:
                 log.debug("ignored a line during the handshake: %s", exc)
         return None
 
-    def request(self, command: bytes, accept: Callable[[proto.Record], bool], timeout: float, retry_s: float = 0.0) -> proto.Record:
+    def request(
+        self, command: bytes, accept: Callable[[proto.Record], bool], timeout: float, retry_s: float = 0.0
+    ) -> proto.Record:
         """Send ``command`` and wait for a reply ``accept`` takes (resending every ``retry_s``).
 
         Raises:
@@ -108,36 +130,44 @@ class _Link:
                 raise ScaleTimeout(f"the balance did not answer {name}")
 
 
-#: What the handshake gives: the link, the balance's INFO, and each channel's calibration.
-_Opened = tuple[_Link, proto.Info, list[proto.Calibration]]
+def _calibration_reply(channel: int) -> Callable[[proto.Record], bool]:
+    """Whether a record is the ``CAL`` reply for ``channel``."""
+    return lambda r: isinstance(r, proto.Calibration) and r.command == "CAL" and r.channel == channel
+
+
+def _wiring_reply(channel: int) -> Callable[[proto.Record], bool]:
+    """Whether a record is the ``WIRING`` reply for ``channel``."""
+    return lambda r: isinstance(r, proto.Wiring) and r.channel == channel
+
+
+#: What the handshake gives: the link, the balance's INFO, each channel's calibration and wiring.
+_Opened = tuple[_Link, proto.Info, list[proto.Calibration], list[proto.Wiring]]
 
 
 def _handshake(port: serial.SerialBase, timeout: float, rate: int | None) -> _Opened:
-    """Open the conversation: ping, info, calibrations, rate, streaming on.
+    """Open the conversation: ping, info, calibrations, wiring, rate, streaming on.
 
     Raises:
         ScaleNotFound: nothing answered like a Purser balance.
         ScaleProtocolError: it answered with another protocol version.
     """
     link = _Link(port)
-    try:
+    with contextlib.suppress(serial.SerialException, OSError):
         port.reset_input_buffer()
-    except (serial.SerialException, OSError):
-        pass
     token = "p" + secrets.token_hex(4)
     try:
         link.request(proto.ping_command(token), lambda r: isinstance(r, proto.Pong) and r.token == token, timeout, 0.5)
         info = link.request(proto.info_command(), lambda r: isinstance(r, proto.Info), 2.0)
         assert isinstance(info, proto.Info)
         cals = []
+        wiring = []
         for ch in range(info.channels):
-            cal = link.request(
-                proto.calibration_command(ch),
-                lambda r, ch=ch: isinstance(r, proto.Calibration) and r.command == "CAL" and r.channel == ch,
-                2.0,
-            )
+            cal = link.request(proto.calibration_command(ch), _calibration_reply(ch), 2.0)
             assert isinstance(cal, proto.Calibration)
             cals.append(cal)
+            pins = link.request(proto.wiring_command(ch), _wiring_reply(ch), 2.0)
+            assert isinstance(pins, proto.Wiring)
+            wiring.append(pins)
         if rate is not None and rate != info.rate:
             link.request(proto.rate_command(rate), lambda r: isinstance(r, proto.Rate) and r.rate == rate, 2.0)
             info = proto.Info(**{**info.__dict__, "rate": rate})
@@ -146,7 +176,7 @@ def _handshake(port: serial.SerialBase, timeout: float, rate: int | None) -> _Op
         raise ScaleNotFound(f"no Purser balance answered on {port.name or port.port}") from exc
     except proto.LineError as exc:
         raise ScaleProtocolError(str(exc)) from exc
-    return link, info, cals
+    return link, info, cals, wiring
 
 
 def _calibration(
@@ -206,12 +236,18 @@ class SerialScale(SerialPortScale[_Opened]):
         self._replies: queue.Queue[proto.Record] = queue.Queue()
         self._cmd_lock = threading.Lock()
         self._expected_seq: int | None = None
+        self._last_ms: int | None = None
+        self._clock = BoardClock()
+        self._mismatch_run = [0, 0]
+        self._rereading = threading.Lock()
         self.garbled = 0
+        self.mismatched = 0
         self.gaps = 0
         self.reconnects = 0
-        link, info, fw_cals = self._open_link()
+        link, info, fw_cals, wiring = self._open_link()
         self.info_record = info
         self.firmware_calibrations = fw_cals
+        self.pins = wiring
         cals = [_calibration(info.device_id, ch, fw_cals[ch], capacity_g, interval_g) for ch in range(info.channels)]
         super().__init__(url, cals, rate_sps=info.rate, device_id=info.device_id, persist_zero=True)
         self._link = link
@@ -235,7 +271,10 @@ class SerialScale(SerialPortScale[_Opened]):
 
     def _resume(self, opened: _Opened) -> None:
         """Back on the balance after a pulled cable (a different one plugged in keeps its own calibration)."""
-        link, info, fw_cals = opened
+        link, info, fw_cals, wiring = opened
+        self.firmware_calibrations = fw_cals
+        self.pins = wiring
+        self._clock.reset()
         if info.device_id != self.device_id:
             log.warning("a different balance (%s) was plugged in instead of %s", info.device_id, self.device_id)
             self.device_id = info.device_id
@@ -244,6 +283,7 @@ class SerialScale(SerialPortScale[_Opened]):
         self._link = link
         self._segment += 1
         self._expected_seq = None
+        self._last_ms = None
         self._last_line = time.monotonic()
         self.reconnects += 1
         log.info("balance on %s is back", self.port_name)
@@ -252,63 +292,143 @@ class SerialScale(SerialPortScale[_Opened]):
         return self._link.port
 
     def _received(self, chunk: bytes) -> None:
+        arrived = time.monotonic()
+        records: list[proto.Record] = []
         for line in self._link.lines.feed(chunk):
-            self._handle(line)
+            self._last_line = arrived
+            try:
+                records.append(proto.decode_line(line))
+            except proto.LineError as exc:
+                self.garbled += 1  # a reading lost with it shows as a gap in the sequence
+                log.debug("ignored a damaged line from the balance: %s", exc)
+        # The freshest reading of a burst sets the clock first, so the ones before it keep
+        # the board's spacing (lines read late must not bunch up in time).
+        freshest = next((r for r in reversed(records) if isinstance(r, (proto.Data, proto.Hello))), None)
+        if isinstance(freshest, proto.Data):
+            self._clock.expect(freshest.ms, arrived)
+        for record in records:
+            self._handle(record, arrived)
 
-    def _handle(self, line: bytes) -> None:
-        self._last_line = time.monotonic()
-        try:
-            record = proto.decode_line(line)
-        except proto.LineError as exc:
-            self.garbled += 1
-            log.debug("ignored a damaged line from the balance: %s", exc)
-            return
+    def _handle(self, record: proto.Record, arrived: float) -> None:
         if isinstance(record, proto.Data):
-            self._data(record)
+            self._data(record, arrived)
         elif isinstance(record, proto.Hello):
             log.warning("the balance restarted (%s)", record.reset)
             self._segment += 1
             self._expected_seq = None
+            self._last_ms = None
+            self._clock.reset()
             threading.Thread(target=self._restart_stream, daemon=True).start()
         else:
+            if isinstance(record, proto.Calibration) and record.channel < len(self.firmware_calibrations):
+                self.firmware_calibrations[record.channel] = record  # what the balance keeps now
             self._replies.put(record)
 
     def _restart_stream(self) -> None:
-        """After the balance reset itself: streaming back on."""
+        """After the balance reset itself: its calibrations read again, streaming back on."""
         try:
+            for ch in range(self.channels):
+                self._reread_calibration(ch)
             self.command(proto.stream_command(True), lambda r: isinstance(r, proto.Streaming) and r.on)
         except ScaleError as exc:
             log.warning("could not restart streaming after a reset: %s", exc)
 
-    def _data(self, d: proto.Data) -> None:
+    def _reread_calibration(self, channel: int) -> None:
+        """Ask the balance for the calibration it keeps on ``channel`` (the reply updates
+        the host's copy, see :meth:`_handle`)."""
+        self.command(proto.calibration_command(channel), _calibration_reply(channel))
+
+    def _reread_in_background(self, channel: int) -> None:
+        if not self._rereading.acquire(blocking=False):
+            return
+
+        def job() -> None:
+            try:
+                self._reread_calibration(channel)
+            except ScaleError as exc:
+                log.info("could not read the balance's calibration again: %s", exc)
+            finally:
+                self._rereading.release()
+
+        threading.Thread(target=job, daemon=True).start()
+
+    def _grams_agree(self, d: proto.Data) -> bool:
+        """True when the line's grams are exactly its raw counts through the calibration the
+        balance keeps (or it gives none where it keeps none)."""
+        fw = self.firmware_calibrations[d.channel] if d.channel < len(self.firmware_calibrations) else None
+        return proto.grams_agree(d, None if fw is None else fw.offset, None if fw is None else fw.factor)
+
+    def _data(self, d: proto.Data, arrived: float) -> None:
         if self._expected_seq is not None and d.seq != self._expected_seq:
             missing = (d.seq - self._expected_seq) % proto.SEQ_MODULO
             self.gaps += 1
-            self._segment += 1
-            log.info("%d reading(s) from the balance went missing: starting afresh", missing)
+            quiet_ms = (d.ms - self._last_ms) % proto.MS_MODULO if self._last_ms is not None else None
+            # A line or two lost to noise on an otherwise running link hides nothing (the
+            # readings either side are a few milliseconds apart); a longer gap may hide a
+            # change of load, so the readings after it start afresh.
+            if missing > MAX_LOST_LINES or quiet_ms is None or quiet_ms > MAX_LOST_MS:
+                self._segment += 1
+                log.info("%d reading(s) from the balance went missing: starting afresh", missing)
         self._expected_seq = (d.seq + 1) % proto.SEQ_MODULO
+        self._last_ms = d.ms
+        t, restarted = self._clock.to_host(d.ms, arrived)
+        if restarted:
+            self._segment += 1
         if d.channel >= self.channels:
             return
+        if not self._grams_agree(d):
+            # Checksum right, numbers wrong: a line that cannot be trusted (or a calibration
+            # changed behind the host's back, which is then read again).
+            self.mismatched += 1
+            self._segment += 1
+            self._mismatch_run[d.channel] += 1
+            log.info("a line's grams disagree with its raw counts on pan %d: refused", d.channel)
+            if self._mismatch_run[d.channel] >= MISMATCHES_BEFORE_REREAD:
+                self._mismatch_run[d.channel] = 0
+                self._reread_in_background(d.channel)
+            return
+        self._mismatch_run[d.channel] = 0
         if d.flags & (proto.Flag.SETTLING | proto.Flag.TARING):
             # Not settled (after a reset, a rate change, a gap): never part of a weight.
             self._segment += 1
             return
-        t = time.monotonic()
         if d.raw is None or d.flags & proto.NO_READING:
-            sample = self._make_sample(t, d.channel, 0, fault=True, segment=self._segment)
+            kind = (
+                "powered_down"
+                if d.flags & proto.Flag.POWERED_DOWN
+                else "dout_low"
+                if d.flags & proto.Flag.DOUT_LOW
+                else "no_amplifier"
+            )
+            sample = self._make_sample(t, d.channel, None, fault=True, segment=self._segment, fault_kind=kind)
         else:
             saturated = bool(d.flags & proto.Flag.SATURATED)
             sample = self._make_sample(t, d.channel, d.raw, saturated=saturated, segment=self._segment)
-        self._samples.put(sample)
+        self._put(sample)
 
     # -- the stream --------------------------------------------------------------------------
 
     def _message(self) -> str:
         if not self._online:
-            return f"Balance unplugged from {self.port_name}: plug it back in"
+            return f"waiting for the balance on {self.port_name}: plug it back in"
         if time.monotonic() - self._last_line >= SILENT_S:
-            return f"The balance on {self.port_name} is silent: check its cable"
+            return f"the balance on {self.port_name} is silent: check its cable"
         return ""
+
+    def _waiting_message(self) -> str:
+        if not self._online or self._closed:
+            return f"waiting for the balance on {self.port_name}"
+        return f"the balance on {self.port_name} is silent: waiting for it (check its cable)"
+
+    def wiring(self, channel: int) -> dict[str, str]:
+        """The pins pan ``channel``'s amplifier is wired to, as the balance reports them."""
+        for pins in self.pins:
+            if pins.channel == channel:
+                named = {"dout": pin_name(pins.dout), "sck": pin_name(pins.sck)}
+                if pins.rate_pin is not None:
+                    named["rate"] = pin_name(pins.rate_pin)
+                return named
+        return {}
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -344,11 +464,10 @@ class SerialScale(SerialPortScale[_Opened]):
     def write_calibration(self, calibration: Calibration) -> bool:
         """Store ``calibration`` in the balance's EEPROM (rounded as the firmware keeps it)."""
         ch = calibration.channel
-        offset = int(round(calibration.zero_counts))
+        offset = round(calibration.zero_counts)
         factor = firmware_factor(calibration.counts_per_gram)
         reply = self.command(
-            proto.calibration_command(ch, offset, factor, calibration.id[: proto.CAL_ID_MAX]),
-            lambda r: isinstance(r, proto.Calibration) and r.command == "CAL" and r.channel == ch,
+            proto.calibration_command(ch, offset, factor, calibration.id[: proto.CAL_ID_MAX]), _calibration_reply(ch)
         )
         assert isinstance(reply, proto.Calibration)
         ok = reply.offset == offset and reply.factor == factor
@@ -365,6 +484,7 @@ class SerialScale(SerialPortScale[_Opened]):
             protocol=self.info_record.protocol,
             settings=self.info_record.settings,
             garbled_lines=self.garbled,
+            mismatched_lines=self.mismatched,
             sequence_gaps=self.gaps,
             reconnects=self.reconnects,
         )
@@ -398,5 +518,7 @@ def open_serial(url: ScaleURL) -> SerialScale:
     interval = url.number("interval", max(0.1, capacity / 10000.0), 1e-4, capacity)
     url.check_all_used()
     if not url.port:
-        raise ScaleError("serial:// needs a port, e.g. serial:///dev/ttyUSB0 or serial://COM3")
-    return SerialScale(url.url, url.port, baud=baud, handshake_s=handshake, rate=rate, capacity_g=capacity, interval_g=interval)
+        raise ScaleUsageError("serial:// needs a port, e.g. serial:///dev/ttyUSB0 or serial://COM3")
+    return SerialScale(
+        url.url, url.port, baud=baud, handshake_s=handshake, rate=rate, capacity_g=capacity, interval_g=interval
+    )

@@ -5,16 +5,21 @@ Settings in the URL (all optional)::
     sim://?pieces=12.5,7.3&pieces1=4.2&channels=2&rate=80&noise=datasheet&seed=7&clock=virtual
 
 ``pieces`` / ``pieces1``: grams already settled on pan 0 / pan 1; ``channels`` 1 or 2;
-``rate`` 10 or 80 samples per second; ``noise`` "datasheet" (HX711 figures at that rate)
-or grams rms; ``capacity`` grams (default 1000); ``interval`` the scale interval e in
-grams (default 0.1); ``drift`` grams per square-root second; ``creep`` fraction of the load;
-``settle`` seconds (the ringing's decay); ``nonlinearity`` fraction of capacity; ``spikes``
+``missing`` the pans whose amplifier is missing (``missing=1``: a two-pan balance with
+one HX711 fitted, as most makers start); ``rate`` 10 or 80 samples per second; ``noise``
+"datasheet" (HX711 figures at that rate), a multiple of them ("5x") or grams rms;
+``capacity`` grams (default 1000); ``interval`` the scale interval e in grams (default
+0.1); ``drift`` grams per square-root second; ``creep`` fraction of the load; ``settle``
+seconds (the ringing's decay); ``nonlinearity`` fraction of capacity; ``corner`` the
+relative error of a load on the worst corner of the pan (off-centre loading); ``hum``
+grams of 50 Hz mains pickup (which 10 SPS conversions cancel); ``spikes``
 the chance of a glitched reading; ``seed``; ``clock`` "real" (readings arrive in real
 time) or "virtual" (instantly, on a simulated clock: for tests).
 
 Tests script it: :meth:`SimScale.place`, :meth:`SimScale.remove`, :meth:`SimScale.unplug`,
 :meth:`SimScale.replug`, :meth:`SimScale.set_fault`, :meth:`SimScale.at` (do something at
-a time on the scale's clock, e.g. unplug in the middle of a weighing).
+a time on the scale's clock, e.g. unplug in the middle of a weighing). Its pans are named
+with the pins of the firmware's default wiring (pan A: DOUT D2, SCK D3; pan B: D4, D5).
 """
 
 from __future__ import annotations
@@ -30,12 +35,12 @@ from typing import Any
 
 import numpy as np
 
-from companion.scale.base import Sample
-from companion.scale.core import StreamScale
-from companion.scale.errors import ScaleError, ScaleTimeout
+from companion.scale.base import Sample, pan_name
+from companion.scale.core import DEFAULT_WIRING, StreamScale
+from companion.scale.errors import ScaleError, ScaleTimeout, ScaleUsageError
 from companion.scale.profile import Calibration, load_calibration
 from companion.scale.registry import ScaleURL
-from companion.scale.simcell import NOISE_COUNTS, CellParams, Pan
+from companion.scale.simcell import NOISE_COUNTS, POSITIONS, CellParams, Pan
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +64,11 @@ class SimScale(StreamScale):
         virtual: bool = False,
         calibrations: Sequence[Calibration] | None = None,
     ) -> None:
-        cals = list(calibrations) if calibrations else [self.factory_calibration(p, i, interval_g) for i, p in enumerate(params)]
+        cals = (
+            list(calibrations)
+            if calibrations
+            else [self.factory_calibration(p, i, interval_g) for i, p in enumerate(params)]
+        )
         super().__init__(url, cals, rate_sps=rate_sps, device_id=DEVICE_ID)
         self.virtual = virtual
         self.period = 1.0 / rate_sps
@@ -73,7 +82,7 @@ class SimScale(StreamScale):
         self._events: list[tuple[float, int, Callable[[], None]]] = []
         self._seq = itertools.count()
         self._plugged = True
-        self._fault = [False] * len(params)
+        self._fault = [""] * len(params)
         self._saturate = [False] * len(params)
         self._segment = 0
 
@@ -125,15 +134,23 @@ class SimScale(StreamScale):
     def _pan(self, channel: int) -> Pan:
         return self._pans[self._check_channel(channel)]
 
-    def place(self, grams: float | Sequence[float], channel: int = 0, settled: bool = False) -> None:
-        """Put pieces of ``grams`` on pan ``channel`` now (all at once, as one drop)."""
+    def place(
+        self, grams: float | Sequence[float], channel: int = 0, settled: bool = False, position: str = "centre"
+    ) -> None:
+        """Put pieces of ``grams`` on pan ``channel`` now (all at once, as one drop), at
+        ``position``: "centre" or a corner ("front-left", "front-right", "back-left",
+        "back-right"), where the cell reads them off by the ``corner`` error."""
         pieces = [float(grams)] if isinstance(grams, (int, float)) else [float(g) for g in grams]
         if any(not g >= 0 for g in pieces):
             raise ScaleError("a piece's weight must be zero or more grams")
+        if position not in POSITIONS:
+            raise ScaleUsageError(f"position {position!r} is not one of {', '.join(POSITIONS)}")
         with self._model_lock:
             pan = self._pan(channel)
+            felt = [g * pan.position_factor(position) for g in pieces]
             pan.pieces.extend(pieces)
-            pan.change(self._now(), sum(pieces), self._rng, settled=settled)
+            pan.felt.extend(felt)
+            pan.change(self._now(), sum(felt), self._rng, settled=settled)
 
     def remove(self, grams: float | Sequence[float] | None = None, channel: int = 0) -> list[float]:
         """Take pieces off pan ``channel`` now (all of them when ``grams`` is None).
@@ -145,18 +162,23 @@ class SimScale(StreamScale):
             pan = self._pan(channel)
             if grams is None:
                 taken = list(pan.pieces)
+                felt = list(pan.felt)
                 pan.pieces.clear()
+                pan.felt.clear()
             else:
                 wanted = [float(grams)] if isinstance(grams, (int, float)) else [float(g) for g in grams]
                 left = list(pan.pieces)
-                taken = []
+                left_felt = list(pan.felt)
+                taken, felt = [], []
                 for g in wanted:
                     match = next((i for i, p in enumerate(left) if abs(p - g) < 1e-9), None)
                     if match is None:
                         raise ScaleError(f"there is no {g:g} g piece on pan {channel}")
                     taken.append(left.pop(match))
+                    felt.append(left_felt.pop(match))
                 pan.pieces[:] = left
-            pan.change(self._now(), -sum(taken), self._rng)
+                pan.felt[:] = left_felt
+            pan.change(self._now(), -sum(felt), self._rng)
             return taken
 
     def clear(self, channel: int = 0) -> list[float]:
@@ -192,10 +214,14 @@ class SimScale(StreamScale):
             self._plugged = True
         log.info("simulated balance plugged in again")
 
-    def set_fault(self, on: bool = True, channel: int = 0) -> None:
-        """Make pan ``channel``'s chip stop answering (``on``) or recover."""
+    def set_fault(self, on: bool = True, channel: int = 0, kind: str = "no_amplifier") -> None:
+        """Make pan ``channel``'s amplifier stop answering (``on``) or recover. ``kind`` is
+        how: "no_amplifier" (missing or unpowered: DOUT floats high) or "dout_low" (DOUT
+        shorted to ground)."""
+        if kind not in ("no_amplifier", "dout_low"):
+            raise ScaleUsageError(f"kind {kind!r} is not no_amplifier or dout_low")
         with self._model_lock:
-            self._fault[self._check_channel(channel)] = on
+            self._fault[self._check_channel(channel)] = kind if on else ""
 
     def set_saturated(self, on: bool = True, channel: int = 0) -> None:
         """Force pan ``channel``'s ADC to full scale (a shorted or wrongly wired cell)."""
@@ -212,6 +238,15 @@ class SimScale(StreamScale):
             return "Simulated balance unplugged"
         return "Simulated balance: weights are not real"
 
+    def _waiting_message(self) -> str:
+        if not self._plugged:
+            return "waiting for the simulated balance (its cable is unplugged)"
+        return "no readings from the simulated balance"
+
+    def wiring(self, channel: int) -> dict[str, str]:
+        """The firmware's default pins for pan ``channel`` (the simulator is wired like it)."""
+        return dict(DEFAULT_WIRING[channel]) if 0 <= channel < len(DEFAULT_WIRING) else {}
+
     def _flush(self) -> None:
         with self._model_lock:
             self._pending.clear()
@@ -223,9 +258,11 @@ class SimScale(StreamScale):
             return
         for index, pan in enumerate(self._pans):
             if self._fault[index]:
-                self._pending.append(self._make_sample(t, index, 0, fault=True, segment=self._segment))
+                self._pending.append(
+                    self._make_sample(t, index, None, fault=True, segment=self._segment, fault_kind=self._fault[index])
+                )
                 continue
-            raw, saturated = pan.raw(t, self._rng)
+            raw, saturated = pan.raw(t, self._rng, self.period)
             if self._saturate[index]:
                 raw, saturated = (1 << 23) - 1, True
             self._pending.append(self._make_sample(t, index, raw, saturated=saturated, segment=self._segment))
@@ -278,6 +315,16 @@ def build_sim(url: ScaleURL, cls: type[SimScale], **extra: Any) -> SimScale:
     cpg = url.number("counts_per_gram", 2150.0 * 1000.0 / capacity, 1e-3, 1e7)
     if noise_text == "datasheet":
         noise_counts = NOISE_COUNTS[rate]
+    elif noise_text.endswith("x"):
+        try:
+            times = float(noise_text[:-1])
+        except ValueError:
+            times = -1.0
+        if not 0 <= times <= 1000:
+            raise ScaleUsageError(
+                f"noise={noise_text!r} in {url.url!r} must be datasheet, a multiple like 5x, or grams"
+            )
+        noise_counts = times * NOISE_COUNTS[rate]
     else:
         noise_counts = url.number("noise", 0.0, 0.0, capacity) * cpg
     params = CellParams(
@@ -289,29 +336,51 @@ def build_sim(url: ScaleURL, cls: type[SimScale], **extra: Any) -> SimScale:
         creep=url.number("creep", 2e-4, 0.0, 0.1),
         settle_s=url.number("settle", 0.12, 0.001, 10.0),
         spikes=url.number("spikes", 0.0, 0.0, 1.0),
+        corner=url.number("corner", 3e-4, 0.0, 0.1),
+        hum=url.number("hum", 0.0, 0.0, capacity),
     )
+    missing_text = url.text("missing", "")
     interval = url.number("interval", max(0.1, capacity / 10000.0), 1e-4, capacity)
     seed = url.integer("seed", 0)
     clock = url.text("clock", "real")
     if clock not in ("real", "virtual"):
-        raise ScaleError(f"clock={clock!r} in {url.url!r} must be real or virtual")
+        raise ScaleUsageError(f"clock={clock!r} in {url.url!r} must be real or virtual")
     profile = url.text("profile", "factory")
     if profile not in ("factory", "saved"):
-        raise ScaleError(f"profile={profile!r} in {url.url!r} must be factory or saved")
+        raise ScaleUsageError(f"profile={profile!r} in {url.url!r} must be factory or saved")
     loads = [url.numbers("pieces"), url.numbers("pieces1")]
     url.check_all_used()
     if channels == 1 and loads[1]:
-        raise ScaleError("pieces1 needs channels=2 (a second pan)")
+        raise ScaleUsageError("pieces1 needs channels=2 (a second pan)")
+    missing: list[int] = []
+    for item in filter(None, missing_text.split(",")):
+        if not item.strip().isdigit() or int(item) >= channels:
+            raise ScaleUsageError(
+                f"missing={missing_text!r} in {url.url!r} must name pans of this balance: "
+                + ("0" if channels == 1 else "0 or 1 (or 0,1)")
+            )
+        missing.append(int(item))
     cells = [params] * channels
     cals = None
     if profile == "saved":
         cals = [
-            load_calibration(DEVICE_ID, ch) or SimScale.factory_calibration(params, ch, interval) for ch in range(channels)
+            load_calibration(DEVICE_ID, ch) or SimScale.factory_calibration(params, ch, interval)
+            for ch in range(channels)
         ]
     scale = cls(
-        url.url, cells, rate_sps=rate, interval_g=interval, seed=seed, virtual=clock == "virtual", calibrations=cals, **extra
+        url.url,
+        cells,
+        rate_sps=rate,
+        interval_g=interval,
+        seed=seed,
+        virtual=clock == "virtual",
+        calibrations=cals,
+        **extra,
     )
     for channel in range(channels):
         if loads[channel]:
             scale.place(loads[channel], channel=channel, settled=True)
+    for channel in missing:
+        scale.set_fault(True, channel)
+        log.info("simulated pan %s has no amplifier", pan_name(channel))
     return scale

@@ -9,7 +9,12 @@ The model of one pan, in grams unless said otherwise:
   time constant ``creep_s``);
 - drift: the zero wanders as a random walk (``drift`` grams per square-root second);
 - non-linearity: a bow of ``nonlinearity`` x capacity at mid-range;
-- the HX711: ``counts_per_gram`` (a 1 mV/V cell at about 4.3 V on gain 128 gives about
+- off-centre loading: a piece on the worst corner reads ``corner`` of its weight too much
+  (the opposite corner as much too little, the other two corners less);
+- mains pickup: a ``hum`` of that many grams at ``mains_hz`` (50 Hz), which a 10 SPS
+  conversion (five whole cycles long) cancels and an 80 SPS one does not;
+- the HX711: each conversion averages its input over its period (1/rate);
+  ``counts_per_gram`` (a 1 mV/V cell at about 4.3 V on gain 128 gives about
   2,150 counts per gram on a 1 kg cell), Gaussian noise (datasheet: 50 nV rms at 10 SPS,
   90 nV at 80 SPS, i.e. about 21 and 38 counts), 24-bit two's complement output that
   saturates at -8,388,608 and 8,388,607.
@@ -28,6 +33,16 @@ RAW_MAX = (1 << 23) - 1
 #: Datasheet input noise (counts rms) at each HX711 rate.
 NOISE_COUNTS = {10: 21.0, 80: 38.0}
 
+#: Where a load may sit on a pan, and how much of the worst corner's error it gets: the
+#: pan tilts the cell a little about a skew axis, so opposite corners err oppositely.
+POSITIONS = {
+    "centre": 0.0,
+    "front-left": -1.0,
+    "front-right": -0.2 / 1.4,
+    "back-left": 0.2 / 1.4,
+    "back-right": 1.0,
+}
+
 
 @dataclass(frozen=True)
 class CellParams:
@@ -45,6 +60,9 @@ class CellParams:
     rise_s: float = 0.03
     ring_hz: float = 5.0
     spikes: float = 0.0
+    corner: float = 0.0
+    hum: float = 0.0
+    mains_hz: float = 50.0
 
 
 @dataclass(frozen=True)
@@ -84,7 +102,12 @@ class Pan:
     creep_loads: list[tuple[float, float]] = field(default_factory=list)
     drift_g: float = 0.0
     pieces: list[float] = field(default_factory=list)
+    felt: list[float] = field(default_factory=list)
     drift_t: float | None = None
+
+    def position_factor(self, position: str) -> float:
+        """How much of a piece's weight the cell reads at ``position`` (1 at the centre)."""
+        return 1.0 + self.params.corner * POSITIONS[position]
 
     def change(self, t0: float, delta: float, rng: np.random.Generator, settled: bool = False) -> None:
         """Add ``delta`` grams at ``t0`` (instantly settled, or with a transient)."""
@@ -130,13 +153,31 @@ class Pan:
             s += dt
         return s
 
-    def raw(self, t: float, rng: np.random.Generator) -> tuple[int, bool]:
-        """One ADC conversion at ``t``: counts and whether it saturated."""
+    def mean_load(self, t: float, period: float) -> float:
+        """The load averaged over the conversion that ends at ``t`` and lasted ``period`` s
+        (the HX711 integrates its input: a 10 SPS conversion smooths a pan's ringing more
+        than an 80 SPS one), with the mains hum's average over the same time."""
+        p = self.params
+        if period <= 0:
+            load = self.true_load(t)
+        else:
+            points = 8
+            load = math.fsum(self.true_load(t - period * (i + 0.5) / points) for i in range(points)) / points
+        if p.hum:
+            w = 2.0 * math.pi * p.mains_hz
+            if period <= 0:
+                load += p.hum * math.sin(w * t)
+            else:
+                load += p.hum * (math.cos(w * (t - period)) - math.cos(w * t)) / (w * period)
+        return load
+
+    def raw(self, t: float, rng: np.random.Generator, period: float = 0.0) -> tuple[int, bool]:
+        """One ADC conversion ending at ``t`` (lasting ``period`` s): counts and whether it saturated."""
         p = self.params
         if self.drift_t is not None and p.drift and t > self.drift_t:
             self.drift_g += float(rng.normal(0.0, p.drift * math.sqrt(t - self.drift_t)))
         self.drift_t = t
-        load = self.true_load(t)
+        load = self.mean_load(t, period)
         x = load / p.capacity_g
         bow = 4.0 * p.nonlinearity * p.capacity_g * x * (1.0 - x)
         counts = p.zero_counts + p.counts_per_gram * (load + bow + self.drift_g)
@@ -144,7 +185,7 @@ class Pan:
             counts += float(rng.normal(0.0, p.noise_counts))
         if p.spikes and rng.random() < p.spikes:
             counts += float(rng.choice([-1.0, 1.0])) * float(rng.uniform(50.0, 500.0)) * p.counts_per_gram
-        value = int(round(counts))
+        value = round(counts)
         if value >= RAW_MAX:
             return RAW_MAX, True
         if value <= RAW_MIN:

@@ -107,7 +107,7 @@ def slope(times: np.ndarray, values: np.ndarray) -> float:
     sxx = math.fsum(d * d for d in dt)
     if sxx <= 0.0:
         return 0.0
-    sxy = math.fsum(d * (float(v) - vm) for d, v in zip(dt, values))
+    sxy = math.fsum(d * (float(v) - vm) for d, v in zip(dt, values, strict=False))
     return sxy / sxx
 
 
@@ -195,7 +195,7 @@ class ZeroTracking:
     limit: float
 
 
-def track_zero(
+def track_zero(  # noqa: PLR0917 - the readings' state, in the order the docstring gives it
     zero: float, reference: float, net: float, stable: bool, dt: float, rule: ZeroTracking
 ) -> float:
     """The new zero (gross grams) after a reading of ``net`` grams, ``dt`` s after the last.

@@ -50,12 +50,27 @@ class ThreadedScale(StreamScale):
         when nothing arrives by the deadline; both name the device for the player.
         """
         self._samples = queue.Queue()
+        self._latest: dict[int, Sample] = {}
         self._stop = threading.Event()
         self._segment = 0
         self._online = False
         self._last_line = time.monotonic()
         self._closed_text = closed
         self._no_reading_text = no_reading
+
+    def _put(self, sample: Sample) -> None:
+        """Hand a reading to the callers (reader thread), noting it as its pan's latest."""
+        self._latest[sample.channel] = sample
+        self._samples.put(sample)
+
+    def _latest_sample(self, channel: int) -> Sample | None:
+        """The newest reading of ``channel``: the reader thread's, which may not have been
+        taken by a caller yet, so the status is current even while nobody reads."""
+        seen = super()._latest_sample(channel)
+        latest = self._latest.get(channel)
+        if latest is None or (seen is not None and seen.t >= latest.t):
+            return seen
+        return latest
 
     def _start_reader(self, name: str) -> None:
         """Count the device as online and start :meth:`_run` in a daemon thread ``name``."""
@@ -77,7 +92,8 @@ class ThreadedScale(StreamScale):
                 raise ScaleError(self._closed_text)
             wait = deadline - time.monotonic()
             if wait <= 0:
-                raise ScaleTimeout(self._no_reading_text)
+                # Unplugged: say that Purser is waiting for it (it carries on by itself).
+                raise ScaleTimeout(self._no_reading_text if self._online else self._waiting_message())
             try:
                 return self._samples.get(timeout=min(wait, self.poll_s))
             except queue.Empty:

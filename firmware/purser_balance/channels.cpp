@@ -21,6 +21,7 @@ struct Channel {
     bool settle_next;         /* the next reading opens a settling window */
     bool settling;
     bool no_chip;
+    bool dout_low;            /* the last look found DOUT held low after a read */
     uint8_t pace;             /* 10 or 80: the rate the chip is seen converting at */
     uint8_t pace_votes;       /* intervals in a row that fit the other rate */
     bool pace_seen;           /* pace confirmed by readings since the rate was set */
@@ -184,8 +185,10 @@ static void read_conversion(uint8_t c, uint32_t now)
          * conversion period later rather than clocking zeros out every millisecond. */
         ch.retry_at = now + period_ms(ch);
         ch.backing_off = true;
+        ch.dout_low = true;
         return;
     }
+    ch.dout_low = false;
 
     /* The interval since the last reading says how fast the chip converts (not after a
      * restart or a NO_CHIP spell: no reading came before this one then). */
@@ -226,9 +229,12 @@ void channels_poll(uint32_t now)
         }
         if (ch.backing_off && (int32_t)(now - ch.retry_at) >= 0)
             ch.backing_off = false;
-        if (!ch.backing_off && hx711_ready(ch.chip)) {
-            read_conversion(c, now);
-            continue;
+        if (!ch.backing_off) {
+            if (hx711_ready(ch.chip)) {
+                read_conversion(c, now);
+                continue;
+            }
+            ch.dout_low = false; /* DOUT high: no chip, or one that is not converting */
         }
         if ((uint32_t)(now - ch.last_conversion) <= timeout_ms(ch))
             continue;
@@ -240,7 +246,8 @@ void channels_poll(uint32_t now)
         }
         if ((uint32_t)(now - ch.last_status) >= timeout_ms(ch)) {
             ch.last_status = now;
-            send_data(c, now, false, 0, channel_flags(c) | PB_FLAG_NO_CHIP);
+            send_data(c, now, false, 0,
+                      channel_flags(c) | PB_FLAG_NO_CHIP | (ch.dout_low ? PB_FLAG_DOUT_LOW : 0));
         }
     }
 }

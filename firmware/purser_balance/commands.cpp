@@ -206,6 +206,11 @@ static uint8_t execute(const pb_command &c, uint32_t now)
         reply_text(c.cmd, nullptr);
         restart_board();
         return PB_OK;
+    case PB_CMD_WIRING:
+        pb_format_wiring(&line, c.channel, c.channel ? PURSER_CH1_DOUT_PIN : PURSER_CH0_DOUT_PIN,
+                         c.channel ? PURSER_CH1_SCK_PIN : PURSER_CH0_SCK_PIN, PURSER_RATE_PIN);
+        send_reply(line);
+        return PB_OK;
     default:
         return PB_ERR_UNKNOWN;
     }

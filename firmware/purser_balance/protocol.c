@@ -29,10 +29,11 @@ static const char n_tare[] PROGMEM = "TARE";
 static const char n_cal[] PROGMEM = "CAL";
 static const char n_defaults[] PROGMEM = "DEFAULTS";
 static const char n_reset[] PROGMEM = "RESET";
+static const char n_wiring[] PROGMEM = "WIRING";
 
 static const char *const command_names[PB_CMD_COUNT] PROGMEM = {
     n_none, n_ping, n_info, n_id, n_channels, n_stream, n_rate, n_gain, n_power,
-    n_tare, n_cal, n_defaults, n_reset,
+    n_tare, n_cal, n_defaults, n_reset, n_wiring,
 };
 
 static const char e_none[] PROGMEM = "ok";
@@ -81,22 +82,22 @@ const char *pb_error_text_P(uint8_t code)
     return PB_READ_PTR(&error_texts[code]);
 }
 
-/* ------------------------------------------------------------------ CRC-8/SMBUS */
+/* ------------------------------------------------------------------ CRC-16/CCITT-FALSE */
 
-uint8_t pb_crc8_update(uint8_t crc, uint8_t byte)
+uint16_t pb_crc16_update(uint16_t crc, uint8_t byte)
 {
     uint8_t i;
-    crc ^= byte;
+    crc ^= (uint16_t)byte << 8;
     for (i = 0; i < 8; i++)
-        crc = (crc & 0x80) ? (uint8_t)((crc << 1) ^ 0x07) : (uint8_t)(crc << 1);
+        crc = (crc & 0x8000u) ? (uint16_t)((crc << 1) ^ 0x1021u) : (uint16_t)(crc << 1);
     return crc;
 }
 
-uint8_t pb_crc8(const char *data, uint8_t len)
+uint16_t pb_crc16(const char *data, uint8_t len)
 {
-    uint8_t crc = 0;
+    uint16_t crc = PB_CRC_INIT;
     while (len--)
-        crc = pb_crc8_update(crc, (uint8_t)*data++);
+        crc = pb_crc16_update(crc, (uint8_t)*data++);
     return crc;
 }
 
@@ -109,7 +110,7 @@ static void put(pb_line *line, char c)
         return;
     }
     line->text[line->len++] = c;
-    line->crc = pb_crc8_update(line->crc, (uint8_t)c);
+    line->crc = pb_crc16_update(line->crc, (uint8_t)c);
 }
 
 static void separator(pb_line *line)
@@ -122,7 +123,7 @@ void pb_line_begin(pb_line *line, const char *kind)
     line->len = 0;
     line->overflow = 0;
     line->text[line->len++] = '$';
-    line->crc = 0;
+    line->crc = PB_CRC_INIT;
     while (*kind)
         put(line, *kind++);
 }
@@ -270,11 +271,13 @@ void pb_field_factor(pb_line *line, pb_factor factor)
 uint8_t pb_line_end(pb_line *line)
 {
     static const char hex[] = "0123456789ABCDEF";
-    uint8_t crc = line->crc;
-    if (line->overflow || line->len + 3 > PB_LINE_MAX)
+    uint16_t crc = line->crc;
+    if (line->overflow || line->len + 5 > PB_LINE_MAX)
         return 0;
     line->text[line->len++] = '*';
-    line->text[line->len++] = hex[crc >> 4];
+    line->text[line->len++] = hex[(crc >> 12) & 0xF];
+    line->text[line->len++] = hex[(crc >> 8) & 0xF];
+    line->text[line->len++] = hex[(crc >> 4) & 0xF];
     line->text[line->len++] = hex[crc & 0xF];
     line->text[line->len++] = '\r';
     line->text[line->len++] = '\n';
@@ -353,6 +356,19 @@ void pb_format_calibration(pb_line *line, uint8_t cmd, uint8_t channel, int32_t 
     pb_field_int(line, offset);
     pb_field_factor(line, factor);
     pb_field_str(line, factor.mantissa ? cal_id : "");
+    pb_line_end(line);
+}
+
+void pb_format_wiring(pb_line *line, uint8_t channel, uint8_t dout, uint8_t sck, int8_t rate_pin)
+{
+    pb_begin_ok(line, PB_CMD_WIRING);
+    pb_field_uint(line, channel);
+    pb_field_uint(line, dout);
+    pb_field_uint(line, sck);
+    if (rate_pin < 0)
+        pb_field_none(line);
+    else
+        pb_field_uint(line, (uint32_t)rate_pin);
     pb_line_end(line);
 }
 
@@ -536,6 +552,10 @@ static uint8_t parse_args(pb_command *out, const field *args, uint8_t nargs, uin
     case PB_CMD_DEFAULTS:
     case PB_CMD_RESET:
         return nargs ? PB_ERR_SYNTAX : PB_OK;
+    case PB_CMD_WIRING:
+        if (nargs != 1)
+            return PB_ERR_SYNTAX;
+        return parse_channel(&args[0], channels, out);
     case PB_CMD_ID:
         if (nargs > 1)
             return PB_ERR_SYNTAX;
@@ -624,13 +644,18 @@ uint8_t pb_parse_command(const char *line, uint8_t len, uint8_t channels, pb_com
     for (i = start; i < end; i++) {
         if (line[i] != '*')
             continue;
-        if (i + 3 != end)
+        if (i + 5 != end)
             return PB_ERR_SYNTAX;
         {
-            int hi = hex_value(line[i + 1]), lo = hex_value(line[i + 2]);
-            if (hi < 0 || lo < 0)
-                return PB_ERR_SYNTAX;
-            if (pb_crc8(line + start, (uint8_t)(i - start)) != (uint8_t)(hi * 16 + lo))
+            uint16_t sent = 0;
+            uint8_t k;
+            for (k = 1; k <= 4; k++) {
+                int digit = hex_value(line[i + k]);
+                if (digit < 0)
+                    return PB_ERR_SYNTAX;
+                sent = (uint16_t)((sent << 4) | (uint16_t)digit);
+            }
+            if (pb_crc16(line + start, (uint8_t)(i - start)) != sent)
                 return PB_ERR_CHECKSUM;
         }
         end = i;

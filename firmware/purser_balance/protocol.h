@@ -1,5 +1,5 @@
 /*
- * The balance's serial line protocol, version 1: line formatting and command parsing.
+ * The balance's serial line protocol, version 2: line formatting and command parsing.
  *
  * Plain C with no Arduino dependency, so the same file is compiled into the firmware
  * and into the host-side unit tests (firmware/tests). hardware.md describes the
@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define PB_PROTOCOL_VERSION 1
+#define PB_PROTOCOL_VERSION 2
 
 #define PB_LINE_MAX 96      /* longest line the balance sends, without CR LF */
 #define PB_COMMAND_MAX 64   /* longest command line accepted, without its end */
@@ -35,6 +35,7 @@ extern "C" {
 #define PB_FLAG_DEFAULTS     0x0010u
 #define PB_FLAG_SETTLING     0x0020u
 #define PB_FLAG_TARING       0x0040u
+#define PB_FLAG_DOUT_LOW     0x0080u /* with NO_CHIP: DOUT held low, not floating high */
 
 /* Error codes of $ERR replies. */
 enum {
@@ -67,6 +68,7 @@ enum {
     PB_CMD_CAL,
     PB_CMD_DEFAULTS,
     PB_CMD_RESET,
+    PB_CMD_WIRING,
     PB_CMD_COUNT
 };
 
@@ -101,16 +103,20 @@ typedef struct {
     char text[PB_TEXT_MAX + 1]; /* PING token, ID, or CAL calibration id ("" = none) */
 } pb_command;
 
-/* A line being built: "$" + fields + "*CC\r\n". */
+/* A line being built: "$" + fields + "*CCCC\r\n". */
 typedef struct {
     char text[PB_LINE_MAX + 3];
     uint8_t len;
-    uint8_t crc;
+    uint16_t crc;
     uint8_t overflow;
 } pb_line;
 
-uint8_t pb_crc8_update(uint8_t crc, uint8_t byte);
-uint8_t pb_crc8(const char *data, uint8_t len);
+/* CRC-16/CCITT-FALSE: polynomial 0x1021, initial value 0xFFFF, no reflection, no final
+ * XOR. It finds every error of up to three bits in a line (and every odd number of bit
+ * errors, and every burst up to 16 bits), where CRC-8 let some two-bit errors through. */
+#define PB_CRC_INIT 0xFFFFu
+uint16_t pb_crc16_update(uint16_t crc, uint8_t byte);
+uint16_t pb_crc16(const char *data, uint8_t len);
 
 /* Building lines. Fields after the first are separated by commas automatically. */
 void pb_line_begin(pb_line *line, const char *kind);
@@ -138,6 +144,8 @@ void pb_format_data(pb_line *line, uint16_t seq, uint32_t ms, uint8_t channel,
 void pb_format_calibration(pb_line *line, uint8_t cmd, uint8_t channel, int32_t offset,
                            pb_factor factor, const char *cal_id);
 void pb_format_error(pb_line *line, uint8_t code, uint8_t cmd);
+/* "$OK,WIRING,<ch>,<dout pin>,<sck pin>,<rate pin or ->": Arduino pin numbers. */
+void pb_format_wiring(pb_line *line, uint8_t channel, uint8_t dout, uint8_t sck, int8_t rate_pin);
 /* "$OK,<NAME>" without the end; add fields, then pb_line_end. */
 void pb_begin_ok(pb_line *line, uint8_t cmd);
 

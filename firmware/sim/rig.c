@@ -28,6 +28,8 @@
  *                          host can open the port first)
  *   eeprom-read ADDR N | eeprom-write ADDR HEX | eeprom-erase | eeprom-save
  *   eeprom-stuck ADDR VALUE | eeprom-stuck off   a worn cell that always reads VALUE
+ *   bit-errors P [Q] [SEED]   flip each bit sent to the host with probability P (and each
+ *                          bit sent to the board with Q): a noisy cable
  *   wait MS                reply once MS more milliseconds have been simulated
  *   time | status | quit
  */
@@ -283,10 +285,11 @@ static void status(void)
     int c, n;
     avr_ioport_state_t state;
     n = snprintf(buf, sizeof buf, "ok ms=%.3f running=%d pty=%s resets=%u watchdog_resets=%u "
-                 "sent=%llu received=%llu dropped=%u state=%d asleep=%.1f%%",
+                 "sent=%llu received=%llu dropped=%u flipped=%llu state=%d asleep=%.1f%%",
                  sim_ms(), running, uart_bridge_fd(bridge) >= 0 ? "open" : "closed", mcu_resets,
                  watchdog_resets, (unsigned long long)uart_bridge_sent(bridge),
-                 (unsigned long long)uart_bridge_received(bridge), uart_bridge_dropped(bridge), avr->state,
+                 (unsigned long long)uart_bridge_received(bridge), uart_bridge_dropped(bridge),
+                 (unsigned long long)uart_bridge_flipped(bridge), avr->state,
                  avr->cycle ? 100.0 * slept_cycles / avr->cycle : 0.0);
     for (c = 0; c < PURSER_MAX_CHANNELS; c++) {
         const hx711_sim *h = &chips[c];
@@ -327,6 +330,12 @@ static void command(char *line)
             FAIL("error the board is unplugged");
         wait_until_cycle = avr->cycle + (uint64_t)(v * F_CPU / 1000.0);
         waiting = 1; /* replied when reached */
+    } else if (!strcmp(argv[0], "bit-errors")) {
+        double q = 0;
+        if (number_arg(ARG(1), &v) || v < 0 || v > 0.5 || (argc > 2 && (number_arg(ARG(2), &q) || q < 0 || q > 0.5)))
+            FAIL("error usage: bit-errors P [Q] [SEED] (probabilities 0 to 0.5)");
+        uart_bridge_bit_errors(bridge, v, q, argc > 3 ? strtoull(ARG(3), NULL, 0) : 0);
+        reply("ok");
     } else if (!strcmp(argv[0], "raw")) {
         if (channel_arg(ARG(1), &c) || number_arg(ARG(2), &v))
             FAIL("error usage: raw CH COUNTS");

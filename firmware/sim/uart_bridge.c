@@ -29,12 +29,46 @@ struct uart_bridge {
     uint32_t in_head, in_tail;
     uint32_t dropped;
     uint64_t sent, received;
+    double ber_out, ber_in;   /* bit error probabilities: to the host, to the board */
+    uint64_t rng, flipped;
 };
+
+static double uniform(uart_bridge *b)
+{
+    /* xorshift64*, its own stream: the noise of the cells stays as seeded */
+    b->rng ^= b->rng >> 12;
+    b->rng ^= b->rng << 25;
+    b->rng ^= b->rng >> 27;
+    return ((b->rng * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
+}
+
+static uint8_t corrupt(uart_bridge *b, uint8_t byte, double ber)
+{
+    int bit;
+    if (ber <= 0)
+        return byte;
+    for (bit = 0; bit < 8; bit++) {
+        if (uniform(b) < ber) {
+            byte ^= (uint8_t)(1u << bit);
+            b->flipped++;
+        }
+    }
+    return byte;
+}
+
+void uart_bridge_bit_errors(uart_bridge *b, double to_host, double to_board, uint64_t seed)
+{
+    b->ber_out = to_host;
+    b->ber_in = to_board;
+    b->rng = seed ? seed : 0x2545F4914F6CDD1DULL;
+}
+
+uint64_t uart_bridge_flipped(const uart_bridge *b) { return b->flipped; }
 
 static void feed_avr(uart_bridge *b)
 {
     while (b->xon && b->in_tail != b->in_head) {
-        uint8_t byte = b->in[b->in_tail];
+        uint8_t byte = corrupt(b, b->in[b->in_tail], b->ber_in);
         b->in_tail = (b->in_tail + 1) % IN_SIZE;
         b->received++;
         avr_raise_irq(b->input, byte); /* may signal XOFF at once */
@@ -50,7 +84,7 @@ static void on_output(struct avr_irq_t *irq, uint32_t value, void *param)
         b->dropped++;
         return;
     }
-    b->out[b->out_head] = (uint8_t)value;
+    b->out[b->out_head] = corrupt(b, (uint8_t)value, b->ber_out);
     b->out_head = next;
 }
 
@@ -80,6 +114,7 @@ uart_bridge *uart_bridge_attach(avr_t *avr, char uart)
     b->avr = avr;
     b->master = b->slave = -1;
     b->xon = 1;
+    b->rng = 0x2545F4914F6CDD1DULL;
     /* No echo of UART output on the console, and no real-time sleeping inside simavr
      * when the firmware polls the UART: the rig paces the simulation itself. */
     avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS(uart), &flags);

@@ -27,6 +27,11 @@ int uart_bridge_fd(const uart_bridge *b); /* the pty master, for poll(); -1 when
 /* Move bytes both ways without blocking. */
 void uart_bridge_service(uart_bridge *b);
 
+/* Line noise: each bit of each byte is flipped with probability `to_host` on its way to
+ * the host and `to_board` on its way to the board (0: a clean cable). */
+void uart_bridge_bit_errors(uart_bridge *b, double to_host, double to_board, uint64_t seed);
+uint64_t uart_bridge_flipped(const uart_bridge *b);
+
 uint32_t uart_bridge_dropped(const uart_bridge *b);
 uint64_t uart_bridge_sent(const uart_bridge *b);
 uint64_t uart_bridge_received(const uart_bridge *b);

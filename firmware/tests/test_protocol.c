@@ -1,7 +1,7 @@
 /*
  * Host-side unit tests of the firmware's protocol code (purser_balance/protocol.c),
  * compiled with the host's gcc and run against firmware/protocol-vectors.txt:
- *   crc    the CRC-8 of a text
+ *   crc    the CRC-16/CCITT-FALSE of a text
  *   dev    every line the balance may send is produced exactly from its fields
  *   cmd    what the parser makes of a command line (or which error it replies)
  *   enc    the same, for lines in the host encoder's form
@@ -144,6 +144,11 @@ static void build_device_line(const char *exp, pb_line *line)
                            (uint8_t)num(exp, "rate"), lookup(get(exp, "settings", c), settings, 3),
                            (uint8_t)num(exp, "streaming"), (uint8_t)num(exp, "powered"));
             return;
+        case PB_CMD_WIRING:
+            get(exp, "rate", c);
+            pb_format_wiring(line, (uint8_t)num(exp, "ch"), (uint8_t)num(exp, "dout"), (uint8_t)num(exp, "sck"),
+                             strcmp(c, "-") == 0 ? -1 : (int8_t)atoi(c));
+            return;
         case PB_CMD_CAL:
         case PB_CMD_TARE:
             get(exp, "calid", c);
@@ -215,6 +220,9 @@ static void describe(uint8_t err, const pb_command *c, char *out)
     case PB_CMD_TARE:
         sprintf(out, "TARE ch=%u samples=%ld", c->channel, (long)c->value);
         return;
+    case PB_CMD_WIRING:
+        sprintf(out, "WIRING ch=%u", c->channel);
+        return;
     case PB_CMD_CAL:
         if (!c->set) {
             sprintf(out, "CAL ch=%u", c->channel);
@@ -268,7 +276,7 @@ int main(int argc, char **argv)
         checked++;
 
         if (strcmp(kind, "crc") == 0) {
-            sprintf(got, "%02X", pb_crc8(input, (uint8_t)len));
+            sprintf(got, "%04X", pb_crc16(input, (uint8_t)len));
             if (strcmp(got, exp) != 0)
                 fail(lineno, "crc", got, exp);
         } else if (strcmp(kind, "dev") == 0) {

@@ -38,6 +38,20 @@ def test_firmware_fits_the_atmega328p() -> None:
     assert hexfile.read_text().startswith(":") and hexfile.stat().st_mtime >= elf.stat().st_mtime
 
 
+def test_firmware_builds_for_the_uno_too() -> None:
+    """The Uno's pin map and board define (BOARD=uno); the Nano build serves both of the
+    Nano's bootloaders (they differ only in upload speed)."""
+    result = subprocess.run(
+        ["make", "--no-print-directory", "-C", str(FIRMWARE_DIR), "BOARD=uno", "BUILD=build/uno", "all"],
+        capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (FIRMWARE_DIR / "build" / "uno" / "purser_balance.hex").read_text().startswith(":")
+    refused = subprocess.run(["make", "--no-print-directory", "-C", str(FIRMWARE_DIR), "BOARD=every"],
+                             capture_output=True, text=True, check=False)
+    assert refused.returncode != 0 and "BOARD must be nano or uno" in refused.stderr
+
+
 def _check_config(overrides: dict[str, int]) -> subprocess.CompletedProcess[str]:
     defines = [f"-D{name}={value}" for name, value in overrides.items()]
     return subprocess.run(

@@ -34,11 +34,12 @@ def test_a_missing_amplifier_is_reported_and_repeated_not_waited_for(rig: Firmwa
     first = before[-1]
     last_good = [line for line in before if line.channel == 1 and line.raw is not None][-1]
     assert first.raw is None and first.grams is None
+    assert not first.flags & Flag.DOUT_LOW  # DOUT floats high: nothing there, not a short
     assert first.ms - last_good.ms <= NO_CHIP_BOUND_MS + 13
     again = board.data(1, 3)
     assert all(line.flags & Flag.NO_CHIP for line in again)
     # Every 100 ms of the board's clock (Arduino's millis() steps by 2 now and then).
-    assert all(99 <= b.ms - a.ms <= 102 for a, b in zip([first] + again, again))
+    assert all(99 <= b.ms - a.ms <= 102 for a, b in zip([first, *again], again, strict=False))
     # The other pan and the command handling go on as before.
     assert board.usable(0, 5)
     assert board.request(proto.ping_command("alive")) == proto.Pong("alive")
@@ -80,7 +81,10 @@ def test_dout_shorted_low_gives_no_readings(rig: FirmwareRig, board: BalanceLink
     lines += board.data(0, 3)
     # A shorted DOUT clocks out zeros; none of them may pass as a reading.
     assert all(line.raw in (4321, None) for line in lines if line.channel == 0)
-    assert all(line.flags & Flag.NO_CHIP for line in lines[-3:])
+    assert all(line.flags & Flag.NO_CHIP and line.flags & Flag.DOUT_LOW for line in lines[-3:])
+    rig.replug(0)
+    back = board.usable(0, 1)[0]
+    assert back.raw == 4321 and not back.flags & Flag.DOUT_LOW
 
 
 def test_power_glitch_readings_are_flagged_until_settled(rig: FirmwareRig, board: BalanceLink) -> None:

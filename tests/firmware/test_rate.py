@@ -8,6 +8,8 @@ not called missing, and an amplifier that resets by itself is caught at either p
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from companion.scale import protocol as proto
@@ -56,7 +58,7 @@ def test_readings_at_10_sps_settle_once_and_stay_usable(rig: FirmwareRig, how: s
         assert readings[first_usable].ms - readings[0].ms <= USABLE_WITHIN_MS
         settled = readings[first_usable:]
         assert len(settled) >= 20
-        assert all(95 <= b.ms - a.ms <= 105 for a, b in zip(settled, settled[1:])), [r.ms for r in settled]
+        assert all(95 <= b.ms - a.ms <= 105 for a, b in itertools.pairwise(settled)), [r.ms for r in settled]
         assert all(line.usable and line.raw == 123_456 for line in settled[2:])
 
         # A missing amplifier is still reported, by the 10 SPS timeout (700 ms).

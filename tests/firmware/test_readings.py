@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import itertools
 from decimal import Decimal
 
 import pytest
 
 from companion.scale import protocol as proto
 from companion.scale.protocol import Flag
-from tests.support.firmware_rig import BalanceLink, FirmwareRig, fresh_board
+from tests.support.firmware_rig import BalanceLink, FirmwareRig
 
 pytestmark = pytest.mark.firmware
-
-
-@pytest.fixture(scope="module")
-def streaming(rig: FirmwareRig) -> Iterator[BalanceLink]:
-    """One powered-up board for a series of readings (uncalibrated, both channels)."""
-    link = fresh_board(rig)
-    yield link
-    link.close()
-    assert not link.rejected
 
 
 # Both ends, both sides of zero, the sign boundary of each byte, alternating bit patterns.
@@ -30,29 +21,30 @@ RAW_VALUES = [
 ]
 
 
-@pytest.mark.parametrize("raw", RAW_VALUES)
-def test_raw_counts_arrive_exactly(rig: FirmwareRig, streaming: BalanceLink, raw: int) -> None:
-    """Channel 0 reads ``raw`` and channel 1 its bitwise complement, at the same time."""
-    other = -raw - 1
-    rig.set_raw(0, raw)
-    rig.set_raw(1, other)
-    streaming.reading(0, raw)
-    streaming.reading(1, other)
+def test_raw_counts_arrive_exactly(rig: FirmwareRig, board: BalanceLink) -> None:
+    """For each value, channel 0 reads it and channel 1 its bitwise complement, at the same
+    time (one board for the whole series: a fresh one per value would take a minute)."""
     saturated = {proto.RAW_MIN, proto.RAW_MAX}
-    for line in streaming.data(None, 6):
-        expected = raw if line.channel == 0 else other
-        assert line.raw == expected
-        assert bool(line.flags & Flag.SATURATED) == (expected in saturated)
-        assert line.grams is None and line.flags & Flag.UNCALIBRATED
+    for raw in RAW_VALUES:
+        other = -raw - 1
+        rig.set_raw(0, raw)
+        rig.set_raw(1, other)
+        board.reading(0, raw)
+        board.reading(1, other)
+        for line in board.data(None, 6):
+            expected = raw if line.channel == 0 else other
+            assert line.raw == expected, f"set {raw} / {other}"
+            assert bool(line.flags & Flag.SATURATED) == (expected in saturated)
+            assert line.grams is None and line.flags & Flag.UNCALIBRATED
 
 
-def test_sequence_numbers_count_every_line_of_both_channels(streaming: BalanceLink) -> None:
-    lines = streaming.data(None, 40)
-    assert [(b.seq - a.seq) % proto.SEQ_MODULO for a, b in zip(lines, lines[1:])] == [1] * 39
+def test_sequence_numbers_count_every_line_of_both_channels(board: BalanceLink) -> None:
+    lines = board.data(None, 40)
+    assert [(b.seq - a.seq) % proto.SEQ_MODULO for a, b in itertools.pairwise(lines)] == [1] * 39
     assert {line.channel for line in lines} == {0, 1}
     # 80 readings per second per channel: about 12.5 ms apart on the board's own clock.
     ch0 = [line.ms for line in lines if line.channel == 0]
-    gaps = [b - a for a, b in zip(ch0, ch0[1:])]
+    gaps = [b - a for a, b in itertools.pairwise(ch0)]
     assert all(11 <= gap <= 15 for gap in gaps), gaps
 
 
@@ -70,15 +62,14 @@ def test_sequence_numbers_count_every_line_of_both_channels(streaming: BalanceLi
     ],
 )
 def test_grams_are_exactly_the_hosts_arithmetic(
-    rig: FirmwareRig, streaming: BalanceLink, offset: int, factor: str, raw: int
+    rig: FirmwareRig, board: BalanceLink, offset: int, factor: str, raw: int
 ) -> None:
-    reply = streaming.request(proto.calibration_command(0, offset, factor, "vec"))
+    reply = board.request(proto.calibration_command(0, offset, factor, "vec"))
     assert reply == proto.Calibration("CAL", 0, offset, Decimal(factor), "vec")
     rig.set_raw(0, raw)
-    line = streaming.reading(0, raw)
+    line = board.reading(0, raw)
     assert not line.flags & Flag.UNCALIBRATED
     assert line.grams == proto.grams_from_raw(raw, offset, factor)
-    streaming.request(proto.calibration_command(0, 0, None, None))
 
 
 def test_a_reversed_cell_weighs_positive_with_a_negative_factor(rig: FirmwareRig, board: BalanceLink) -> None:
@@ -106,7 +97,7 @@ def test_two_pans_read_independently_and_at_once(rig: FirmwareRig, board: Balanc
     lines = board.data(None, 20)
     assert {(line.channel, line.grams) for line in lines} == {(0, 12.5), (1, 80.0)}
     # Interleaved: neither pan waits for the other.
-    assert all(a.channel != b.channel for a, b in zip(lines, lines[1:]))
+    assert all(a.channel != b.channel for a, b in itertools.pairwise(lines))
 
 
 @pytest.mark.parametrize(("gain", "divisor"), [(128, 1), (64, 2), (32, 4)])
@@ -155,7 +146,7 @@ def test_rate_command_drives_the_rate_pin(rig: FirmwareRig, board: BalanceLink) 
     assert board.request(proto.rate_command(10)) == proto.Rate(10)
     assert rig.chip_status(0)["rate"] == "10"
     lines = board.usable(0, 3)
-    gaps = [b.ms - a.ms for a, b in zip(lines, lines[1:])]
+    gaps = [b.ms - a.ms for a, b in itertools.pairwise(lines)]
     assert all(95 <= gap <= 105 for gap in gaps), gaps
     info = board.request(proto.info_command())
     assert isinstance(info, proto.Info) and info.rate == 10

@@ -3,6 +3,7 @@ by their checksums, and resets that announce themselves."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -23,7 +24,7 @@ IDENTITY_BLOCK = 128
 def test_blank_eeprom_runs_on_defaults_and_says_so(board: BalanceLink) -> None:
     hello = board.hello
     assert hello is not None
-    assert (hello.protocol, hello.channels, hello.rate, hello.settings, hello.reset) == (1, 2, 80, "blank", "power")
+    assert (hello.protocol, hello.channels, hello.rate, hello.settings, hello.reset) == (2, 2, 80, "blank", "power")
     assert re.fullmatch(r"PB-[0-9A-F]{8}", hello.device_id)
     line = board.usable(0, 1)[0]
     assert line.flags & Flag.DEFAULTS and line.flags & Flag.UNCALIBRATED
@@ -87,7 +88,7 @@ def test_calibration_survives_a_restart(rig: FirmwareRig, board: BalanceLink, ho
         rig.power_cycle()
     try:
         hello = link.wait_for(lambda r: isinstance(r, proto.Hello), 20)
-        assert hello == proto.Hello(1, "0.1.1", "booty-scale-1", 2, 10, "ok", expected_reset)
+        assert hello == proto.Hello(2, "0.2.0", "booty-scale-1", 2, 10, "ok", expected_reset)
         assert link.request(proto.calibration_command(0)) == set_reply
         assert link.request(proto.calibration_command(1)) == proto.Calibration("CAL", 1, 123, Decimal(430), "pan-1")
         assert link.request(proto.rate_command()) == proto.Rate(10)
@@ -100,16 +101,14 @@ def test_calibration_survives_a_restart(rig: FirmwareRig, board: BalanceLink, ho
 def test_settings_survive_the_rig_process_itself(tmp_path: Path) -> None:
     """The EEPROM file outlives the simulated board: a new process is a new day."""
     eeprom = tmp_path / "eeprom.bin"
-    with FirmwareRig(eeprom=eeprom) as first:
-        with first.connect() as link:
-            assert link.hello.settings == "blank"
-            link.request(proto.calibration_command(0, 777, "1000.5", "day-1"))
+    with FirmwareRig(eeprom=eeprom) as first, first.connect() as link:
+        assert link.hello.settings == "blank"
+        link.request(proto.calibration_command(0, 777, "1000.5", "day-1"))
     assert eeprom.stat().st_size == 1024
-    with FirmwareRig(eeprom=eeprom) as second:
-        with second.connect() as link:
-            assert link.hello.settings == "ok"
-            assert link.request(proto.calibration_command(0)) == proto.Calibration(
-                "CAL", 0, 777, Decimal("1000.5"), "day-1")
+    with FirmwareRig(eeprom=eeprom) as second, second.connect() as link:
+        assert link.hello.settings == "ok"
+        assert link.request(proto.calibration_command(0)) == proto.Calibration(
+            "CAL", 0, 777, Decimal("1000.5"), "day-1")
 
 
 def test_a_corrupt_settings_block_falls_back_to_defaults(rig: FirmwareRig, board: BalanceLink) -> None:
@@ -190,9 +189,11 @@ def test_one_pan_board_with_strapped_rate() -> None:
             lines = link.usable(0, 3)
             assert all(line.raw == -4242 and line.channel == 0 for line in lines)
             # Arduino's millis() steps by 2 now and then: 99-101 ms apart.
-            assert all(99 <= b.ms - a.ms <= 101 for a, b in zip(lines, lines[1:]))
+            assert all(99 <= b.ms - a.ms <= 101 for a, b in itertools.pairwise(lines))
             assert link.request(proto.rate_command(80)) == proto.ErrorReply(
                 ErrorCode.UNSUPPORTED, "RATE", "rate pin not wired")
             assert link.request(proto.rate_command()) == proto.Rate(10)
             assert link.request(proto.channels_command(2)).code == ErrorCode.RANGE
             assert link.request(proto.tare_command(1)).code == ErrorCode.RANGE
+            assert link.request(proto.wiring_command(0)) == proto.Wiring(0, 2, 3, None)
+            assert link.request(proto.wiring_command(1)).code == ErrorCode.RANGE

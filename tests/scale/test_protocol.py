@@ -33,12 +33,15 @@ def _expected_record(expectation: str) -> proto.Record:
     kind = words[0]
     if kind == "hello":
         f = _pairs(expectation.split(" ", 1)[1])
-        return proto.Hello(int(f["protocol"]), f["firmware"], f["id"], int(f["channels"]),
-                           int(f["rate"]), f["settings"], f["reset"])
+        return proto.Hello(
+            int(f["protocol"]), f["firmware"], f["id"], int(f["channels"]), int(f["rate"]), f["settings"], f["reset"]
+        )
     if kind == "data":
         f = _pairs(expectation.split(" ", 1)[1])
         return proto.Data(
-            seq=int(f["seq"]), ms=int(f["ms"]), channel=int(f["ch"]),
+            seq=int(f["seq"]),
+            ms=int(f["ms"]),
+            channel=int(f["ch"]),
             raw=None if f["raw"] == "-" else int(f["raw"]),
             grams=None if f["grams"] == "-" else float(f["grams"]),
             flags=proto.Flag(int(f["flags"], 16)),
@@ -52,8 +55,16 @@ def _expected_record(expectation: str) -> proto.Record:
     if command == "PING":
         return proto.Pong(f.get("token"))
     if command == "INFO":
-        return proto.Info(int(f["protocol"]), f["firmware"], f["id"], int(f["channels"]),
-                          int(f["rate"]), f["settings"], f["streaming"] == "1", f["powered"] == "1")
+        return proto.Info(
+            int(f["protocol"]),
+            f["firmware"],
+            f["id"],
+            int(f["channels"]),
+            int(f["rate"]),
+            f["settings"],
+            f["streaming"] == "1",
+            f["powered"] == "1",
+        )
     if command == "ID":
         return proto.DeviceId(f["id"])
     if command == "CHANNELS":
@@ -66,10 +77,14 @@ def _expected_record(expectation: str) -> proto.Record:
         return proto.Gain(int(f["ch"]), int(f["gain"]))
     if command == "POWER":
         return proto.Power(f["on"] == "1")
+    if command == "WIRING":
+        rate = _none(f["rate"])
+        return proto.Wiring(int(f["ch"]), int(f["dout"]), int(f["sck"]), None if rate is None else int(rate))
     if command in ("CAL", "TARE"):
         factor = _none(f["factor"])
-        return proto.Calibration(command, int(f["ch"]), int(f["offset"]),
-                                 None if factor is None else Decimal(factor), _none(f["calid"]))
+        return proto.Calibration(
+            command, int(f["ch"]), int(f["offset"]), None if factor is None else Decimal(factor), _none(f["calid"])
+        )
     return proto.Ack(command)
 
 
@@ -101,6 +116,8 @@ def _encode(expectation: str) -> bytes:
         return proto.calibration_command(int(f["ch"]), int(f["offset"]), _none(f["factor"]), _none(f["calid"]))
     if name == "DEFAULTS":
         return proto.defaults_command()
+    if name == "WIRING":
+        return proto.wiring_command(int(f["ch"]))
     assert name == "RESET", expectation
     return proto.reset_command()
 
@@ -109,8 +126,49 @@ def _encode(expectation: str) -> bytes:
 
 
 @pytest.mark.parametrize(("text", "expected"), _load("crc"))
-def test_crc8_vectors(text: bytes, expected: str) -> None:
-    assert proto.crc8(text) == int(expected, 16)
+def test_crc16_vectors(text: bytes, expected: str) -> None:
+    assert proto.crc16(text) == int(expected, 16)
+
+
+def test_every_error_of_up_to_three_bits_in_a_line_is_caught() -> None:
+    """CRC-16/CCITT-FALSE on lines of up to 96 characters: every single- and two-bit error
+    changes the checksum (all single-bit syndromes differ), and the polynomial's (x + 1)
+    factor catches every odd number of flipped bits, three included. CRC-8 missed some
+    two-bit errors 127 bits apart."""
+    bits = 8 * (proto.MAX_LINE - 5)
+    # The CRC is linear: the change a flipped bit makes is the CRC of that bit alone (with
+    # the initial value and the rest of the line cancelling out).
+    zero = proto.crc16(bytes(bits // 8))
+    syndromes = set()
+    for bit in range(bits):
+        pattern = bytearray(bits // 8)
+        pattern[bit // 8] = 0x80 >> (bit % 8)
+        syndromes.add(proto.crc16(bytes(pattern)) ^ zero)
+    assert 0 not in syndromes and len(syndromes) == bits
+    two_bit_misses_of_crc8 = [
+        (a, b)
+        for a in range(8)
+        for b in range(a + 1, 8 * 40)
+        if proto.crc8(_flip(bytes(40), a, b)) == proto.crc8(bytes(40))
+    ]
+    assert two_bit_misses_of_crc8, "CRC-8 would have caught these too: the point of CRC-16 is gone"
+
+
+def _flip(data: bytes, *bits: int) -> bytes:
+    out = bytearray(data)
+    for bit in bits:
+        out[bit // 8] ^= 0x80 >> (bit % 8)
+    return bytes(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_two_and_three_bit_errors_anywhere_are_refused(data: st.DataObject) -> None:
+    line = data.draw(st.sampled_from(_VALID))
+    count = data.draw(st.integers(2, 3))
+    bits = data.draw(st.lists(st.integers(0, 8 * len(line) - 1), min_size=count, max_size=count, unique=True))
+    with pytest.raises(proto.LineError):
+        proto.decode_line(_flip(line, *bits))
 
 
 @pytest.mark.parametrize(("line", "expectation"), _load("dev"))
@@ -146,8 +204,21 @@ def test_every_vector_kind_is_present() -> None:
     for kind in ("crc", "dev", "cmd", "enc", "grams"):
         assert _load(kind), kind
     rejects = {e.values[1] for e in _load("dev") if e.values[1].startswith("reject")}
-    assert {f"reject {r}" for r in ("empty", "length", "framing", "charset", "checksum", "kind",
-                                    "fields", "value", "consistency", "version")} <= rejects
+    assert {
+        f"reject {r}"
+        for r in (
+            "empty",
+            "length",
+            "framing",
+            "charset",
+            "checksum",
+            "kind",
+            "fields",
+            "value",
+            "consistency",
+            "version",
+        )
+    } <= rejects
 
 
 # ------------------------------------------------------------------------- encoder rules
@@ -248,25 +319,41 @@ def test_decoder_never_crashes_on_arbitrary_bytes(data: bytes) -> None:
     except proto.LineError:
         return
     # Whatever decodes must be a record re-encodable to the same checksum-valid line.
-    assert isinstance(record, (proto.Hello, proto.Data, proto.Pong, proto.Info, proto.DeviceId,
-                               proto.ChannelCount, proto.Streaming, proto.Rate, proto.Gain, proto.Power,
-                               proto.Calibration, proto.Ack, proto.ErrorReply))
+    assert isinstance(
+        record,
+        (
+            proto.Hello,
+            proto.Data,
+            proto.Pong,
+            proto.Info,
+            proto.DeviceId,
+            proto.ChannelCount,
+            proto.Streaming,
+            proto.Rate,
+            proto.Gain,
+            proto.Power,
+            proto.Calibration,
+            proto.Ack,
+            proto.ErrorReply,
+        ),
+    )
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.sampled_from(_VALID), st.data())
 def test_any_single_damaged_byte_is_refused(line: bytes, data: st.DataObject) -> None:
-    """One byte changed anywhere in a valid line never decodes (CRC-8 catches every burst up to 8 bits)."""
+    """One byte changed anywhere in a valid line never decodes (CRC-16 catches every burst up to 16 bits)."""
     where = data.draw(st.integers(0, len(line) - 1))
     replacement = data.draw(st.integers(0, 255).filter(lambda b: b != line[where]))
-    damaged = line[:where] + bytes([replacement]) + line[where + 1:]
+    damaged = line[:where] + bytes([replacement]) + line[where + 1 :]
     with pytest.raises(proto.LineError):
         proto.decode_line(damaged)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(_VALID), max_size=6), st.lists(st.integers(1, 40), max_size=8),
-       st.sets(st.integers(0, 5)))
+@given(
+    st.lists(st.sampled_from(_VALID), max_size=6), st.lists(st.integers(1, 40), max_size=8), st.sets(st.integers(0, 5))
+)
 def test_line_buffer_cut_lines_never_merge(lines: list[bytes], cuts: list[int], torn: set[int]) -> None:
     """Lines cut short (torn) and re-chunked anywhere: every complete line comes out whole."""
     stream = bytearray()
@@ -280,8 +367,8 @@ def test_line_buffer_cut_lines_never_merge(lines: list[bytes], cuts: list[int], 
     buffer = proto.LineBuffer()
     got: list[bytes] = []
     pos = 0
-    for cut in cuts + [len(stream)]:
-        got += buffer.feed(bytes(stream[pos:pos + cut]))
+    for cut in [*cuts, len(stream)]:
+        got += buffer.feed(bytes(stream[pos : pos + cut]))
         pos += cut
     got += buffer.feed(bytes(stream[pos:]))
     got += buffer.feed(b"\n")
@@ -322,9 +409,9 @@ def test_calibration_command_round_trips_through_a_reply(channel, offset, mantis
     """What the host sets is exactly what a CAL reply carrying the same text decodes to."""
     factor = Decimal(mantissa).scaleb(-decimals)
     command = proto.calibration_command(channel, offset, factor, cal_id)
-    body = command[1:command.index(b"*")].decode()
+    body = command[1 : command.index(b"*")].decode()
     reply_body = "OK," + body
-    reply = f"${reply_body}*{proto.crc8(reply_body.encode()):02X}"
+    reply = f"${reply_body}*{proto.crc16(reply_body.encode()):04X}"
     record = proto.decode_line(reply)
     assert record == proto.Calibration("CAL", channel, offset, factor.normalize(), cal_id)
 
@@ -336,8 +423,8 @@ HARDWARE_MD = Path(__file__).resolve().parents[2] / "hardware.md"
 
 def _documented_lines() -> list[str]:
     text = HARDWARE_MD.read_text(encoding="utf-8")
-    found = re.findall(r"\$[A-Z][^`|\n$*]*\*[0-9A-F]{2}", text)
-    return [line for line in found if not line.endswith("*CC") and "<" not in line]
+    found = re.findall(r"\$[A-Z][^`|\n$*]*\*[0-9A-F]{4}", text)
+    return [line for line in found if not line.endswith("*CCCC") and "<" not in line]
 
 
 def test_hardware_md_shows_many_protocol_lines() -> None:
@@ -348,3 +435,27 @@ def test_hardware_md_shows_many_protocol_lines() -> None:
 def test_every_line_in_hardware_md_decodes(line: str) -> None:
     """The examples a maker reads are real lines: right checksum, right fields."""
     proto.decode_line(line)
+
+
+_DATA_WITH_GRAMS = [line for line in _VALID if line.startswith(b"$D,") and line.split(b",")[5] != b"-"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(_DATA_WITH_GRAMS), st.integers(-5000, 5000).filter(bool), st.data())
+def test_a_line_whose_grams_disagree_with_its_counts_is_refused(line: bytes, milligrams: int, data: st.DataObject):
+    """A line that passed its checksum (here forged with a fresh one) but whose grams are not
+    its raw counts through the balance's calibration is not trusted."""
+    record = proto.decode_line(line)
+    assert isinstance(record, proto.Data) and record.raw is not None and record.grams is not None
+    offset = data.draw(st.integers(proto.RAW_MIN, proto.RAW_MAX))
+    factor = Decimal(data.draw(st.integers(1, 10**6))).scaleb(-3)
+    honest = proto.grams_from_raw(record.raw, offset, factor)
+    assert proto.grams_agree(
+        proto.Data(record.seq, record.ms, record.channel, record.raw, honest, record.flags), offset, factor
+    )
+    forged = round(honest + milligrams / 1000, 3)
+    assert not proto.grams_agree(
+        proto.Data(record.seq, record.ms, record.channel, record.raw, forged, record.flags), offset, factor
+    )
+    # No calibration kept, yet grams on the line: refused too.
+    assert not proto.grams_agree(record, None, None)

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from companion.scale import ScaleError, ScaleTimeout, open_scale
+from companion.scale import ScaleError, ScaleFault, ScaleTimeout, ScaleUsageError, open_scale
 from companion.scale.simcell import RAW_MAX, CellParams, Pan
 
 
@@ -52,16 +52,16 @@ def test_the_same_seed_gives_the_same_readings():
 @pytest.mark.parametrize("rate", [10, 80])
 def test_datasheet_noise_at_each_rate(rate):
     scale = open_scale(f"sim://?clock=virtual&rate={rate}&drift=0&creep=0&seed=1")
-    raws = [s.raw for s, _ in zip(scale.fresh_samples(), range(400))]
+    raws = [s.raw for s, _ in zip(scale.fresh_samples(), range(400), strict=False)]
     expected = {10: 21.0, 80: 38.0}[rate]
     assert np.std(raws) == pytest.approx(expected, rel=0.15)
-    times = [s.t for s, _ in zip(scale.fresh_samples(), range(3))]
+    times = [s.t for s, _ in zip(scale.fresh_samples(), range(3), strict=False)]
     assert np.diff(times) == pytest.approx([1 / rate] * 2)
 
 
 def test_noiseless_sim_reads_exact_counts():
     scale = open_scale("sim://?clock=virtual&noise=0&drift=0&creep=0&nonlinearity=0&pieces=100")
-    raws = {s.raw for s, _ in zip(scale.fresh_samples(), range(20))}
+    raws = {s.raw for s, _ in zip(scale.fresh_samples(), range(20), strict=False)}
     assert raws == {84_213 + 215_000}
 
 
@@ -129,7 +129,7 @@ def test_virtual_timeout_costs_no_real_time():
 
 def test_real_clock_paces_readings():
     scale = open_scale("sim://?rate=80")
-    samples = [s for s, _ in zip(scale.fresh_samples(), range(9))]
+    samples = [s for s, _ in zip(scale.fresh_samples(), range(9), strict=False)]
     span = samples[-1].t - samples[0].t
     assert span == pytest.approx(0.1, abs=1e-9)
     assert time.monotonic() >= samples[-1].t
@@ -151,3 +151,63 @@ def test_saved_profile_is_used_only_when_asked(tmp_path):
     save_profile(SavedProfile(cal))
     assert open_scale("sim://").calibration(0).source == "factory"
     assert open_scale("sim://?profile=saved").calibration(0) == cal
+
+
+def test_a_missing_amplifier_is_one_pan_down_not_the_balance():
+    scale = open_scale("sim://?clock=virtual&channels=2&missing=1&pieces=25")
+    assert scale.weigh_stable(channel=0).grams == pytest.approx(25.0, abs=0.06)
+    status = scale.status()
+    assert not status.chip_fault and not status.saturated
+    a, b = status.pans
+    assert (a.name, a.state, a.working) == ("A", "ok", True)
+    assert (b.name, b.state, b.working) == ("B", "no_amplifier", False)
+    assert b.message == "pan B: no amplifier answers - check DOUT on D4, SCK on D5 and its power (VCC, GND)"
+    assert status.faults() == [b.message] and b.message in status.message
+    with pytest.raises(ScaleFault, match="pan B: no amplifier answers"):
+        scale.weigh_stable(timeout=2.0, channel=1)
+    scale.set_fault(False, 1)
+    assert scale.weigh_stable(channel=1).grams == pytest.approx(0.0, abs=0.06)
+
+
+def test_no_amplifier_at_all_is_a_faulty_balance():
+    scale = open_scale("sim://?clock=virtual&channels=2&missing=0,1")
+    scale.survey(1.0)
+    status = scale.status()
+    assert status.chip_fault and [p.state for p in status.pans] == ["no_amplifier", "no_amplifier"]
+
+
+def test_a_dout_shorted_to_ground_is_told_from_a_missing_amplifier():
+    scale = open_scale("sim://?clock=virtual")
+    scale.set_fault(True, 0, kind="dout_low")
+    with pytest.raises(ScaleFault, match="DOUT on D2 is held low"):
+        scale.weigh_stable(timeout=2.0)
+    assert scale.status().pan(0).state == "dout_low"
+
+
+def test_a_faulty_reading_has_no_raw_count():
+    scale = open_scale("sim://?clock=virtual&missing=0")
+    reading = next(scale.readings())
+    assert reading.sample.raw is None and reading.net_g is None
+    assert reading.to_json()["raw"] is None and "no amplifier answers" in reading.to_json()["message"]
+
+
+@pytest.mark.parametrize("url, message", [
+    ("sim://?missing=1", "must name pans of this balance"),
+    ("sim://?missing=a", "must name pans"),
+    ("sim://?noise=fivex", "must be datasheet, a multiple like 5x, or grams"),
+])
+def test_bad_simulator_settings_are_usage_errors(url, message):
+    with pytest.raises(ScaleUsageError, match=message):
+        open_scale(url)
+
+
+def test_off_centre_pieces_read_off_by_the_corner_error():
+    scale = open_scale("sim://?clock=virtual&corner=0.001&noise=0&drift=0&creep=0&nonlinearity=0")
+    scale.place(100.0, position="back-right", settled=True)
+    assert scale.true_load() == pytest.approx(100.1)
+    scale.clear()
+    scale.advance(5.0)  # the pan stops bouncing
+    scale.place(100.0, position="front-left", settled=True)
+    assert scale.true_load() == pytest.approx(99.9)
+    with pytest.raises(ScaleUsageError, match="position 'middle'"):
+        scale.place(1.0, position="middle")

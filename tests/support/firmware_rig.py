@@ -42,6 +42,7 @@ place loads and pull cables: the scale behaviour tests and ``bench/scale_settle.
 from __future__ import annotations
 
 import collections
+import contextlib
 import fcntl
 import logging
 import os
@@ -166,7 +167,7 @@ class FirmwareRig:
             RigError: the build failed or the rig did not start.
         """
         built = build_rig(self.variant)
-        self._log = tempfile.NamedTemporaryFile(prefix="purser-rig-", suffix=".log", delete=False)
+        self._log = tempfile.NamedTemporaryFile(prefix="purser-rig-", suffix=".log", delete=False)  # noqa: SIM115
         args = [str(built.rig), "--seed", str(self.seed), "--speed", str(self.speed)]
         if self.eeprom is not None:
             args += ["--eeprom", str(self.eeprom)]
@@ -199,10 +200,8 @@ class FirmwareRig:
                     stream.close()
         if self._log is not None:
             self._log.close()
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(self._log.name)
-            except OSError:
-                pass
             self._log = None
 
     def __enter__(self) -> FirmwareRig:
@@ -313,6 +312,11 @@ class FirmwareRig:
     def stuck_low(self, channel: int) -> None:
         """DOUT shorted to ground: always "ready", never a real reading. ``replug`` undoes it."""
         self.command(f"stuck {channel}")
+
+    def bit_errors(self, to_host: float, to_board: float = 0.0, seed: int = 0) -> None:
+        """A noisy cable: each bit on its way to the host is flipped with probability
+        ``to_host`` (and each bit to the board with ``to_board``); 0 makes it clean again."""
+        self.command(f"bit-errors {float(to_host)!r} {float(to_board)!r} {int(seed)}")
 
     def glitch(self, channel: int) -> None:
         """The HX711's supply dips: the chip resets by itself (gain back to A/128, settles again)."""
@@ -427,12 +431,13 @@ class FirmwareRig:
 def restore_hardware(rig: FirmwareRig) -> None:
     """Put the emulated hardware back to its start state: both amplifiers connected,
     0 counts, no noise, not saturated, the default cell model, RATE following the pin,
-    USB plugged in. The EEPROM is left alone."""
+    USB plugged in, a clean cable. The EEPROM is left alone."""
     if not rig.running:
         rig.start()
     status = rig.status()
     if status["running"] == "0":
         rig.replug_usb()
+    rig.bit_errors(0.0)
     for channel in rig.channels:
         rig.replug(channel)
         rig.saturate(channel, None)
@@ -598,6 +603,9 @@ class FirmwareBench:
             the firmware is not told (it keeps its default, 80 SPS); otherwise the driver
             asks for ``rate`` (``serial://...?rate=``) and the RATE pin sets it.
         seed: seed of the emulated noise.
+        noise: the cells' noise as a multiple of the HX711 datasheet figure at ``rate``.
+        missing: channels whose amplifier board is not fitted (the firmware is built for
+            two; a maker starting with one cell leaves channel 1 empty).
 
     Raises:
         RigError: the rig could not be built or started.
@@ -609,7 +617,8 @@ class FirmwareBench:
     tolerance_g = 0.06
     ZERO, CPG = 84_213, 2150.0
 
-    def __init__(self, tmp: Path, *, rate: int = 80, strapped: bool = False, seed: int = 1) -> None:
+    def __init__(self, tmp: Path, *, rate: int = 80, strapped: bool = False, seed: int = 1, noise: float = 1.0,
+                 missing: tuple[int, ...] = ()) -> None:
         if rate not in proto.RATES:
             raise ValueError(f"rate must be one of {proto.RATES}, not {rate!r}")
         self.rate = rate
@@ -619,13 +628,17 @@ class FirmwareBench:
         try:
             for ch in self.rig.channels:
                 self.rig.set_cell(ch, self.ZERO, self.CPG)
-                self.rig.set_noise(ch, DATASHEET_NOISE_COUNTS[rate])
+                self.rig.set_noise(ch, noise * DATASHEET_NOISE_COUNTS[rate])
                 self.rig.set_grams(ch, 0.0)
+            for ch in missing:
+                self.rig.no_chip(ch)
             url = f"serial://{self.rig.link}?handshake=10"
+            self.url = url
             if strapped:
                 self.rig.set_rate(rate)
             else:
                 url += f"&rate={rate}"
+                self.url = url
             with open_scale(url) as first:
                 for ch in range(first.channels):
                     first.write_calibration(
