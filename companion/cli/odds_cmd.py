@@ -6,7 +6,7 @@ import argparse
 
 from companion.advisor.odds import bid_odds, parse_bid, parse_dice
 from companion.cli.common import print_json
-from companion.games.scallywagger_bids import bid_words
+from companion.games.scallywagger.bids import bid_words
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -13,6 +13,16 @@ A game is an object (usually a module) with:
 States are immutable (frozen dataclasses of tuples); actions and events are plain
 JSON-ready dicts. ``apply`` raises :class:`IllegalAction` for anything the rules forbid,
 with a message a player understands, and the state it was given is untouched.
+
+Hidden information (a hand, a concealed card, a deck list) lives only in the state.
+``summary``, ``legal_actions`` and the events ``apply`` returns are *public*: the whole
+table may see them, so they carry counts, never a concealed card. A game that keeps
+something from part of the table adds two optional hooks (see :mod:`.views`):
+
+- ``private_view(state, player) -> PrivateView``: what only ``player`` may see (their own
+  concealed cards, and the actions that name them);
+- ``public_action(action) -> dict``: the journal entry as the table may see it (an
+  action naming a concealed card, such as the card drawn, with that name taken out).
 """
 
 from __future__ import annotations
@@ -132,6 +142,30 @@ def resolve_config(rules: Sequence[Rule], overrides: Mapping[str, Any] | None = 
             raise ConfigError(f"there is no house rule called {key!r} (known: {known})")
         config[key] = rule.parse(value)
     return config
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    """What one player may see and the rest of the table may not.
+
+    ``concealed``: the names of their own concealed cards; ``actions``: actions open to
+    them that name those cards (the public ``legal_actions`` list the same moves without
+    the names); ``detail``: game-specific, JSON-ready facts.
+    """
+
+    player: str
+    concealed: tuple[str, ...] = ()
+    actions: tuple[dict[str, Any], ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for JSON output (for that player's eyes only)."""
+        return {
+            "player": self.player,
+            "concealed": list(self.concealed),
+            "actions": [dict(a) for a in self.actions],
+            "detail": self.detail,
+        }
 
 
 @dataclass(frozen=True)

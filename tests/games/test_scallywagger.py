@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
 from companion.games import ConfigError, IllegalAction, find_game, resolve_config
 from companion.games import scallywagger as sw
-from companion.games.scallywagger_cards import find_card
+from companion.games.scallywagger.bids import bid_words
+from companion.games.scallywagger.cards import find_card
+from companion.games.scallywagger.state import Held, next_alive, set_pile, usable
 
 FOUR = ("Ana", "Ben", "Cy", "Dee")
 
@@ -42,7 +45,7 @@ def give(state, player, card, drawn=0, used=0):
     """Put a card in front of a player (as if drawn in turn ``drawn``)."""
     seat = state.players.index(player)
     hands = list(state.hands)
-    hands[seat] = hands[seat] + (sw.Held(find_card(state.catalogue, card), drawn, used),)
+    hands[seat] = hands[seat] + (Held(find_card(state.catalogue, card), drawn, used),)
     return replace(state, hands=tuple(hands))
 
 
@@ -149,7 +152,7 @@ def test_bidding_legality_through_the_engine(rules, bids, last, allowed):
     if allowed:
         s2, events = act(s, **bid(player, *last))
         assert s2.bid.quantity == last[0] and s2.bid.face == last[1]
-        assert events[0]["text"] == f"{player} bids {sw.bid_words(*last)}."
+        assert events[0]["text"] == f"{player} bids {bid_words(*last)}."
     else:
         with pytest.raises(IllegalAction):
             act(s, **bid(player, *last))
@@ -418,9 +421,11 @@ def test_drawn_treasure_is_face_up_and_adventure_concealed():
     s, events = run(s, bid("Ben", 1, 6), {"type": "call", "player": "Cy"}, {"type": "reveal", "count": 0},
                     {"type": "draw", "player": "Cy", "deck": "adventure"})
     drew = [e for e in events if e["type"] == "draw"][0]
-    assert drew["card"] == "Adventure" and "concealed" in drew["text"] and "Adventure card" in drew["text"]
+    assert "card" not in drew and "concealed" in drew["text"] and "Adventure card" in drew["text"]
     detail = sw.summary(s).detail
     assert detail["adventure_concealed"]["Cy"] == 1
+    assert sw.private_view(s, "Cy").concealed == ("Adventure",)
+    assert sw.private_view(s, "Ben").concealed == ()
     assert detail["decks"]["treasure"]["deck"] == 19 and detail["decks"]["adventure"]["deck"] == 19
 
 
@@ -429,7 +434,7 @@ def test_an_empty_deck_is_refilled_from_its_discard_pile(deck):
     s = new(treasure_cards="Gold:2", adventure_cards="Fog:2")
     pile = s.pile(deck)
     index = pile.deck[0]
-    s = sw.set_pile(s, deck, replace(pile, deck=(), discard=(index, index)))
+    s = set_pile(s, deck, replace(pile, deck=(), discard=(index, index)))
     s, _ = run(s, bid("Ana", 1, 6), {"type": "call", "player": "Ben"}, {"type": "reveal", "count": 1})
     s, events = act(s, type="draw", player="Ana", deck=deck)
     assert types(events)[:2] == ["reshuffle", "draw"]
@@ -465,7 +470,7 @@ def test_cards_are_conserved():
         s, _ = act(s, type="draw", player=s.players[s.actor], deck="adventure" if turn % 3 else "treasure")
         while s.phase == "treasure":
             seat = s.actor
-            if sw.usable(s, seat, "use"):
+            if usable(s, seat, "use"):
                 s, _ = act(s, type="use", player=s.players[seat], card="Gold")
             else:
                 s, _ = act(s, type="pass", player=s.players[seat])
@@ -489,7 +494,7 @@ def cards_game(**rules):
 def to_next_turn(s):
     """Resolve the current turn: the opener bids one 6, the next Captain calls and loses one
     crewmate, the opener draws a Fog (an Adventure card, so nobody gains Treasure priority)."""
-    opener, caller = s.players[s.actor], s.players[sw.next_alive(s, s.actor)]
+    opener, caller = s.players[s.actor], s.players[next_alive(s, s.actor)]
     s, _ = run(s, bid(opener, 1, 6), {"type": "call", "player": caller}, {"type": "reveal", "count": 1})
     s, _ = act(s, type="draw", player=opener, deck="adventure", card="Fog")
     return s
@@ -584,9 +589,12 @@ def test_adventure_cards_are_played_in_the_next_bidding_round_then_discarded():
     s, _ = act(s, type="draw", player="Ben", deck="adventure", card="Kraken")
     # turn 2, Ben opens; the Kraken may be revealed at any moment of this bidding round
     assert s.phase == "bidding" and s.turn == 2
-    assert {"type": "adventure", "player": "Ben", "card": "Kraken"} in sw.legal_actions(s)
+    assert {"type": "adventure", "player": "Ben"} in sw.legal_actions(s)
+    assert "Kraken" not in json.dumps(sw.legal_actions(s)), "the table's buttons never name a concealed card"
+    assert {"type": "adventure", "player": "Ben", "card": "Kraken"} in sw.private_view(s, "Ben").actions
     s, _ = act(s, **bid("Ben", 2, 2))
-    s, events = act(s, type="adventure", player="Ben", card="Kraken")
+    s, events = act(s, type="adventure", player="Ben")
+    assert events[0]["card"] == "Kraken", "once shown, the card is public"
     assert crew(s) == {"Ana": 3, "Ben": 5, "Cy": 4, "Dee": 4}
     assert s.players[s.actor] == "Cy", "revealing a card does not take a turn"
     assert sw.summary(s).detail["adventure_revealed"]["Ben"] == ["Kraken"]
@@ -595,7 +603,7 @@ def test_adventure_cards_are_played_in_the_next_bidding_round_then_discarded():
     s, events = run(s, {"type": "call", "player": "Cy"}, {"type": "reveal", "count": 2},
                     {"type": "draw", "player": "Ben", "deck": "treasure", "card": "Map"})
     assert "adventure_discard" in types(events)
-    assert s.catalogue[s.adventure.discard[-1]].name == "Kraken" and s.hands[1] == (sw.Held(find_card(s.catalogue, "Map"), 2),)
+    assert s.catalogue[s.adventure.discard[-1]].name == "Kraken" and s.hands[1] == (Held(find_card(s.catalogue, "Map"), 2),)
 
 
 def test_an_unused_adventure_card_is_discarded_at_the_end_of_its_turn():
@@ -664,3 +672,41 @@ def test_every_listed_action_is_accepted():
     s = to_next_turn(give(s, "Dee", "Powder"))
     _walk(s, 7, seen)
     assert {"use", "pass", "bid", "call", "parlay", "reveal", "draw", "adventure"} <= seen
+
+
+# -- hidden information ---------------------------------------------------------------------------------------
+
+
+def test_a_concealed_adventure_card_is_named_nowhere_the_table_sees():
+    s = cards_game()
+    s, _ = run(s, bid("Ana", 1, 6), {"type": "call", "player": "Ben"}, {"type": "reveal", "count": 0})
+    draw_action = {"type": "draw", "player": "Ben", "deck": "adventure", "card": "Mutiny"}
+    s, events = act(s, **draw_action)
+    public = json.dumps([sw.summary(s).to_json(), sw.legal_actions(s), events, sw.public_action(draw_action)])
+    assert "Mutiny" not in public
+    assert sw.public_action({"type": "draw", "player": "Ben", "deck": "treasure", "card": "Map"})["card"] == "Map"
+    assert sw.private_view(s, "Ben").concealed == ("Mutiny",)
+
+
+def test_revealing_without_naming_the_card_needs_it_named_when_two_differ():
+    s = give(give(cards_game(), "Cy", "Fog", drawn=0), "Cy", "Mutiny", drawn=0)
+    assert s.phase == "bidding"
+    with pytest.raises(IllegalAction, match='holds 2 concealed Adventure cards: add the "card"'):
+        act(s, type="adventure", player="Cy")
+    s, events = act(s, type="adventure", player="Cy", card="Fog")
+    assert events[0]["card"] == "Fog"
+    s, events = act(s, type="adventure", player="Cy")
+    assert events[0]["card"] == "Mutiny"
+
+
+def test_a_target_offered_to_an_adventure_card_that_names_nobody_is_refused():
+    plain = give(cards_game(), "Cy", "Fog", drawn=0)
+    assert [a for a in sw.legal_actions(plain) if a["type"] == "adventure"] == [{"type": "adventure", "player": "Cy"}]
+    s = give(new(treasure_cards="Map:2", adventure_cards="Fog:2,Boarding:2:target-1"), "Cy", "Fog", drawn=0)
+    offered = [a for a in sw.legal_actions(s) if a["type"] == "adventure"]
+    assert {"type": "adventure", "player": "Cy", "target": "Ana"} in offered, "a Boarding card would need a target"
+    with pytest.raises(IllegalAction, match="Fog does not name a Captain"):
+        act(s, type="adventure", player="Cy", target="Ana")
+    s = give(s, "Dee", "Boarding", drawn=0)
+    s, events = act(s, type="adventure", player="Dee", target="Ana")
+    assert crew(s)["Ana"] == 4 and events[0]["card"] == "Boarding"

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import IllegalAction
-from companion.games.scallywagger_bids import (
+from companion.games.scallywagger.bids import (
     Bid,
     BidRules,
     Reveal,

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from companion.games import ConfigError, IllegalAction
-from companion.games.scallywagger_cards import (
+from companion.games.scallywagger.cards import (
     CardDef,
     Pile,
     build_catalogue,

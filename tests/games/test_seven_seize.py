@@ -10,7 +10,7 @@ import pytest
 
 from companion.games import ConfigError, IllegalAction, find_game
 from companion.games import seven_seize as game
-from companion.games.seize_phases import strumpet_options
+from companion.games.seven_seize.phases import strumpet_options
 from tests.support.seize import act, auto_decide, counts, new, reveal_all, to_seize, with_collections
 
 # Round 1 squabble that makes Ana Captain (the spades are then in the discard pile).

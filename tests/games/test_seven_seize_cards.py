@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import IllegalAction
-from companion.games.seize_cards import (
+from companion.games.seven_seize.cards import (
     ALL_CARDS,
     Deck,
     card_label,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.games import IllegalAction, resolve_config
 from companion.games import seven_seize as game
-from companion.games.seize_phases import table_cards
+from companion.games.seven_seize.phases import table_cards
 from companion.session.replay import replay
 
 RULE_CHOICES = {

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import IllegalAction
-from companion.games.weighoff import PIPS, Reading, WeighOff, compare, coverage_factor
+from companion.games.seven_seize.weighoff import PIPS, Reading, WeighOff, compare, coverage_factor
 
 
 def g(value: float, u: float = 0.05, channel: int | None = None) -> Reading:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import Summary
-from companion.games.seize_cards import ALL_CARDS
-from companion.games.seize_phases import (
+from companion.games.seven_seize.cards import ALL_CARDS
+from companion.games.seven_seize.phases import (
     acting_order,
     cards_still_out,
     contestants,
@@ -14,7 +14,7 @@ from companion.games.seize_phases import (
     strumpet_options,
     table_cards,
 )
-from companion.games.seize_state import (
+from companion.games.seven_seize.state import (
     DIVVY,
     DRAW,
     OVER,

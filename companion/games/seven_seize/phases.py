@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.base import Event, IllegalAction, event, get_field, get_player
-from companion.games.seize_cards import (
+from companion.games.seven_seize.cards import (
     ALL_CARDS,
     FACE_RANKS,
     RANKS,
@@ -29,7 +29,7 @@ from companion.games.seize_cards import (
     squabble_value,
     suit_rank,
 )
-from companion.games.seize_state import (
+from companion.games.seven_seize.state import (
     DIVVY,
     DRAW,
     OVER,
@@ -42,7 +42,7 @@ from companion.games.seize_state import (
     RoundRecord,
     SeizeState,
 )
-from companion.games.weighoff import GRAMS, PIPS, WeighOff
+from companion.games.seven_seize.weighoff import GRAMS, PIPS, WeighOff
 
 # -- who may reveal, and which cards are still out ----------------------------------------------
 

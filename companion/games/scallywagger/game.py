@@ -1,48 +1,4 @@
-"""Scallywagger: hidden-dice bidding (the Liar's dice family) with Treasure and Adventure cards.
-
-Each Captain hides their dice (Crewmates) behind a screen. Purser keeps the bidding
-honest, counts the revealed dice at a challenge (from the dice camera, or typed in),
-settles it, tracks crewmates, the Treasure Token and every card, and names the winner.
-
-How Purser reads the rulebook (players are listed in seating order, clockwise; the
-player "to the left" is the next one listed):
-
-- Set-up: every Captain starts with ``crewmates`` dice. The Treasure Token goes to the
-  winner of the table's roll-off (``first_captain``: the table names them, or Purser
-  picks at random, or the first player listed takes it).
-- A turn: the token holder has priority to use a Treasure card, then priority passes
-  clockwise; a use starts the round of priority again; bidding begins once every Captain
-  who could use a card has declined in a row (Captains with nothing usable are skipped).
-  The token holder opens the bidding; each Captain in turn raises, calls out the
-  Scallywagger (``call``) or calls a Parlay (``parlay``). Only the Captain whose turn it
-  is may call; nobody may call before the first bid.
-- Raises follow ``raise_rule`` and ``ones_bids`` (the rulebook's sentence about bids on
-  "1" read as a setting; see :mod:`companion.games.scallywagger_bids`); ``wild_ones`` is a
-  house rule, off by default. No bid may exceed the dice on the table.
-- Scallywagger: the dice are revealed and counted. A confirmed bid (at least that many)
-  costs the caller one crewmate and the bidder draws; a false bid costs the bidder one
-  and the caller draws.
-- Parlay (``parlay``: ``last_bid`` says the standing bid is exactly right; ``any_bid``
-  lets the caller name any quantity and face as exact): right, every other Captain
-  still in loses one crewmate and the caller *may* draw; wrong, the caller loses two and
-  the Captain who placed the standing bid draws.
-- A reveal is the dice reader's ``detections`` (every die on the table), the ``dice``
-  typed in, or the ``count`` typed in. The number of dice must match the crewmates in
-  play. Dice the camera is unsure of wait for a player to ``confirm`` them before the
-  challenge is settled.
-- The draw: one card from the Treasure or the Adventure deck, the drawer's choice. Then
-  the turn ends: Adventure cards held through it are discarded, and the token passes
-  clockwise to the next Captain still in.
-- Treasure cards lie face up; ``once`` cards are used before bidding then discarded,
-  ``lasting`` cards stay (an effect may be used once each turn before bidding),
-  ``anytime`` cards are one-time and may also be used during bidding. An Adventure card
-  is drawn concealed and may be revealed (``adventure``) by its holder at any moment of
-  the next bidding round. Card effects on crewmates are the table's own definitions
-  (:mod:`companion.games.scallywagger_cards`); gains are capped by ``max_crewmates``.
-- An empty deck is refilled by shuffling its discard pile at the next draw. A Captain
-  with no crewmates is out and their cards go to the discard piles; the last Captain
-  with crewmates wins.
-"""
+"""The engine protocol for Scallywagger: initial_state, apply, legal_actions, summary."""
 
 from __future__ import annotations
 
@@ -55,6 +11,7 @@ from companion.games.base import (
     ConfigError,
     Event,
     IllegalAction,
+    PrivateView,
     Rule,
     Summary,
     action_type,
@@ -63,7 +20,7 @@ from companion.games.base import (
     get_field,
     get_player,
 )
-from companion.games.scallywagger_bids import (
+from companion.games.scallywagger.bids import (
     ONES_BIDS,
     RAISE_RULES,
     Bid,
@@ -73,8 +30,8 @@ from companion.games.scallywagger_bids import (
     refusal,
     reveal_from_action,
 )
-from companion.games.scallywagger_cards import DECKS, CardDef, build_catalogue, discard, draw, find_card, new_pile
-from companion.games.scallywagger_state import (
+from companion.games.scallywagger.cards import DECKS, CardDef, build_catalogue, discard, draw, find_card, new_pile
+from companion.games.scallywagger.state import (
     Challenge,
     Held,
     ScallywaggerState,
@@ -265,6 +222,30 @@ def _end_turn(state: ScallywaggerState, events: list[Event]) -> tuple[Scallywagg
 
 
 def _card_actions(state: ScallywaggerState, seat: int, kind: str) -> list[dict[str, Any]]:
+    """Card actions open to ``seat``, as the whole table may see them.
+
+    Treasure cards lie face up, so their uses name the card. A concealed Adventure card
+    is never named: its holder may reveal "an Adventure card" (with a target for each
+    other Captain still in, if any Adventure card in this game names one), and says
+    which card it is by showing it. :func:`private_view` lists the named forms.
+    """
+    if kind == "adventure":
+        return _public_adventure_actions(state, seat)
+    return _named_card_actions(state, seat, kind)
+
+
+def _public_adventure_actions(state: ScallywaggerState, seat: int) -> list[dict[str, Any]]:
+    if not usable(state, seat, "adventure"):
+        return []
+    player = state.players[seat]
+    actions: list[dict[str, Any]] = [{"type": "adventure", "player": player}]
+    if any(c.deck == "adventure" and c.needs_target for c in state.catalogue):
+        actions += [{"type": "adventure", "player": player, "target": state.players[other]}
+                    for other in state.alive if other != seat]
+    return actions
+
+
+def _named_card_actions(state: ScallywaggerState, seat: int, kind: str) -> list[dict[str, Any]]:
     player = state.players[seat]
     actions: list[dict[str, Any]] = []
     for name in card_names(state, seat, usable(state, seat, kind)):
@@ -402,6 +383,23 @@ def _pass(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     return _offer_priority(state, (seat + 1) % len(state.players), events)
 
 
+def _only_adventure_card(state: ScallywaggerState, seat: int) -> int:
+    """The hand position of the one Adventure card ``seat`` may reveal now (no card named).
+
+    Raises:
+        IllegalAction: none to reveal, or different ones (the action must name the card shown).
+    """
+    positions = usable(state, seat, "adventure")
+    player = state.players[seat]
+    if not positions:
+        raise IllegalAction(f"{player} has no concealed Adventure card to reveal now "
+                            "(one is revealed in the bidding round after it was drawn)")
+    if len(card_names(state, seat, positions)) > 1:
+        raise IllegalAction(f'{player} holds {len(positions)} concealed Adventure cards: add the "card" '
+                            "that is shown")
+    return positions[0]
+
+
 def _held_card(state: ScallywaggerState, seat: int, action: Mapping[str, Any], kind: str) -> int:
     """The hand position of the usable card the action names."""
     name = get_field(action, "card", str)
@@ -434,6 +432,8 @@ def _held_card(state: ScallywaggerState, seat: int, action: Mapping[str, Any], k
 
 def _target(state: ScallywaggerState, seat: int, card: CardDef, action: Mapping[str, Any]) -> int | None:
     if not card.needs_target:
+        if action.get("target") is not None:
+            raise IllegalAction(f"{card.name} does not name a Captain: leave out the target")
         return None
     target = get_player(action, state.players, "target")
     t = state.players.index(target)
@@ -492,7 +492,10 @@ def _use(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywag
 def _adventure(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
     _need_phase(state, "bidding")
     seat = state.players.index(get_player(action, state.players))
-    pos = _held_card(state, seat, action, "adventure")
+    if action.get("card") is None:
+        pos = _only_adventure_card(state, seat)
+    else:
+        pos = _held_card(state, seat, action, "adventure")
     held = state.hands[seat][pos]
     card = state.catalogue[held.card]
     target = _target(state, seat, card, action)
@@ -680,7 +683,8 @@ def _draw(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
         text = f"{player} draws the Treasure card {card.name} and lays it face up."
     else:
         text = f"{player} draws an Adventure card and keeps it concealed."
-    events.append(event("draw", text, player=player, deck=deck, card=card.name))
+    shown = {"card": card.name} if deck == "treasure" else {}
+    events.append(event("draw", text, player=player, deck=deck, **shown))
     hands = list(state.hands)
     hands[seat] = hands[seat] + (Held(card=card_index, drawn=state.turn),)
     state = set_pile(replace(state, hands=tuple(hands)), deck, pile)
@@ -780,3 +784,27 @@ def summary(state: ScallywaggerState) -> Summary:
     may = "may draw" if state.draw_optional else "draws"
     return Summary(scores, (actor,), f"{actor} {may} a card from the Treasure or the Adventure deck.",
                    False, (), detail)
+
+
+# -- hidden information ----------------------------------------------------------------------------------
+
+
+def private_view(state: ScallywaggerState, player: str) -> PrivateView:
+    """What only ``player`` may see: their concealed Adventure cards, and the reveal
+    actions that name them (the public :func:`legal_actions` list them unnamed)."""
+    seat = state.players.index(player)
+    concealed = tuple(
+        state.catalogue[h.card].name
+        for h in state.hands[seat]
+        if state.catalogue[h.card].deck == "adventure" and not h.used
+    )
+    actions = tuple(_named_card_actions(state, seat, "adventure")) if state.phase == "bidding" else ()
+    return PrivateView(player, concealed, actions, {"adventure_concealed": list(concealed)})
+
+
+def public_action(action: Mapping[str, Any]) -> dict[str, Any]:
+    """``action`` as the table may see it in the history: an Adventure draw without the card's name."""
+    public = dict(action)
+    if public.get("type") == "draw" and str(public.get("deck", "")).strip().lower() == "adventure":
+        public.pop("card", None)
+    return public

@@ -19,8 +19,8 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.base import Event, IllegalAction, get_field, get_player
-from companion.games.seize_state import OVER, WEIGHOFF, SeizeState
-from companion.games.weighoff import GRAMS, PIPS, Reading
+from companion.games.seven_seize.state import OVER, WEIGHOFF, SeizeState
+from companion.games.seven_seize.weighoff import GRAMS, PIPS, Reading
 
 #: How far below zero a scale reading may be and still count as noise, in standard uncertainties.
 NEGATIVE_SIGMAS = 3.0

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from companion.games.base import Event, event
-from companion.games.scallywagger_bids import Bid, BidRules, Reveal
-from companion.games.scallywagger_cards import DECKS, CardDef, Pile, discard
+from companion.games.scallywagger.bids import Bid, BidRules, Reveal
+from companion.games.scallywagger.cards import DECKS, CardDef, Pile, discard
 
 PHASES = ("setup", "treasure", "bidding", "reveal", "confirm", "draw", "over")
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.base import Rule
-from companion.games.seize_cards import Deck
-from companion.games.weighoff import WeighOff
+from companion.games.seven_seize.cards import Deck
+from companion.games.seven_seize.weighoff import WeighOff
 
 ROUNDS = 7
 PIECES_PER_ROUND = 7
