@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from companion.cli.common import parse_rules, print_json
-from companion.cli.score_cmd import add_sheet_arguments, load_sheet, parse_dice, parse_used
+from companion.cli.sheet_args import add_sheet_arguments, load_sheet, parse_dice, parse_used
 from companion.games.base import ConfigError
 
 PRESET_NAMES = ("yahtzee", "swashbuckle", "yacht")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -35,7 +37,13 @@ def test_box_advice_with_used_boxes(purser, cached):
     "args, words, code",
     [(["chess", "--expected"], "no score sheet called 'chess'", 2),
      (["yahtzee", "--rule", "joker=free"], "give --dice", 2),
-     (["yahtzee", "--dice", "1", "2", "3", "4", "9", "--rule", "joker=free"], "1 to 6", 3)],
+     (["yahtzee", "--dice", "1", "2", "3", "4", "9", "--rule", "joker=free"], "1 to 6", 2)],
 )
 def test_bad_requests_are_clear_errors(purser, cached, args, words, code):
     assert words in purser.run("advise", *args, expect=code).stderr
+
+
+def test_advise_shares_the_sheet_arguments_without_loading_the_score_command():
+    code = "import sys, companion.cli.advise_cmd; print('companion.cli.score_cmd' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "False"

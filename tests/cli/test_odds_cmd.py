@@ -39,3 +39,10 @@ def test_odds_without_own_dice(purser):
 def test_bad_questions_get_a_clear_error(purser, args, message):
     result = purser.run("odds", *args, expect=2)
     assert message in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize("bid, message", [("-1x2", "at least one die, not -1"), ("-3x7", "there is no 7")])
+def test_a_negative_bid_is_a_bad_bid_not_an_unknown_option(purser, bid, message):
+    result = purser.run("odds", "--dice", "5", "--bid", bid, expect=2)
+    assert message in result.stderr and "expected one argument" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -51,8 +51,8 @@ def test_scuttles_and_cursed_rolls(capsys):
     "args, message, code",
     [
         (["score", "chess", "1", "2", "3", "4", "5"], "no score sheet called 'chess'", 2),
-        (["score", "yacht", "1", "2", "3", "4"], "give 5 dice", 3),
-        (["score", "yacht", "1", "2", "3", "4", "7"], "1 to 6", 3),
+        (["score", "yacht", "1", "2", "3", "4"], "give 5 dice", 2),
+        (["score", "yacht", "1", "2", "3", "4", "7"], "1 to 6", 2),
         (["score", "yacht", "1", "2", "3", "4", "5", "--used", "pool"], "no box called 'pool'", 2),
         (["score", "yacht", "1", "2", "3", "4", "5", "--rule", "joker=free"], "no sheet setting 'joker'", 2),
     ],
