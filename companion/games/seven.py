@@ -16,8 +16,13 @@ How Purser reads the rulebook (the card faces are not described in it):
   drawing. If that was their last card, the next player with cards starts the new pile
   (and draws, like any player who starts a pile under rule 1).
 - Rule 6: a player who cannot (or will not) play takes a penalty card; their turn ends.
-- Rule 7: a player whose hand is empty is out of the round, in the next finishing place;
-  the round ends when one player still has cards (they finish last).
+- Rule 7: "the player who lays down their cards first and reaches the total of 7 with
+  their last card wins the round". With ``finish_on=seven`` (the literal reading, the
+  default) a hand only runs out that way: a player who starts a new pile after a Seven
+  with their last card (rule 5, no draw) has not made 7 with it, so draws one card and
+  plays on. With ``finish_on=empty_hand`` any empty hand finishes. Either way a finished
+  player takes the next finishing place, and the round ends when one player still has
+  cards (they finish last). A hand that empties when nothing is left to draw finishes too.
 - Chips: first place gets as many chips as there are players, each later place one fewer.
   2-4 players: the game ends after ``rounds`` rounds. 5-7 players: it ends when the
   ``chips`` are all handed out; in the last round they go in finishing order until none
@@ -61,6 +66,14 @@ RULES: tuple[Rule, ...] = (
     Rule("rounds", 7, "rounds played with 2-4 players", minimum=1, maximum=99),
     Rule("chips", 80, "victory chips in the box; with 5-7 players the game ends when they run out", minimum=1),
     Rule(
+        "finish_on",
+        "seven",
+        "how a player runs out of cards (rule 7): only by reaching 7 with their last card, so one who "
+        "starts a new pile with their last card draws and plays on (seven); or whenever the hand is empty "
+        "(empty_hand)",
+        choices=("seven", "empty_hand"),
+    ),
+    Rule(
         "next_round_starter",
         "next_seat",
         "who starts rounds after the first: the next seat clockwise, the last round's winner, "
@@ -95,6 +108,7 @@ class SevenState:
     chip_pool: int
     next_round_starter: str
     seed: int
+    finish_on: str
     round: int
     round_starter: int
     turn: int
@@ -137,6 +151,7 @@ def initial_state(config: Mapping[str, Any], players: Sequence[str], seed: int) 
         chip_pool=int(config.get("chips", 80)),
         next_round_starter=str(config.get("next_round_starter", "next_seat")),
         seed=seed,
+        finish_on=str(config.get("finish_on", "seven")),
         round=0,
         round_starter=0,
         turn=0,
@@ -280,6 +295,12 @@ def _play(state: SevenState, seat: int, action: Mapping[str, Any]) -> tuple[Seve
             return replace(state, no_draw_start=True), events
         return _advance(state, seat, events)
     if not starting_without_draw:
+        state = _draw(state, seat, events)
+    elif state.hands[seat] == 0 and state.finish_on == "seven":
+        events.append(event(
+            "no_seven", f"{player} laid their last card without making {TARGET}: a round is won only by reaching "
+            f"{TARGET} with the last card, so {player} draws a card and plays on.", player=player,
+        ))
         state = _draw(state, seat, events)
     return _advance(state, seat, events)
 

@@ -206,6 +206,38 @@ def test_finishing_order_and_chips_for_three_players():
     assert s.turn == 1, "next_seat: round 2 is started by the seat after round 1's starter"
 
 
+def _seven_then_last_card(**rules):
+    """Ana 3 on hole; Ben 4 on number (Seven, no draw); Ben starts a new pile with his last card."""
+    s = new(("Ana", "Ben"), hand_size=2, **rules)
+    return run(s, ("Ana", {"card": 3, "on": "hole"}), ("Ben", {"card": 4, "on": "number"}),
+               ("Ben", {"card": 5, "on": "hole"}))
+
+
+def test_rule_7_read_literally_a_last_card_that_does_not_make_seven_does_not_finish():
+    s, ev = _seven_then_last_card()
+    assert s.finishing == () and s.hands == (2, 1), "Ben draws a card and plays on"
+    assert s.pile == 1 and s.total == 5 and s.players[s.turn] == "Ana"
+    assert [e["type"] for e in ev][-2:] == ["no_seven", "drew"]
+    assert "a round is won only by reaching 7 with the last card" in ev[-2]["text"]
+    assert "finishes" not in " ".join(e["text"] for e in ev)
+
+
+def test_rule_7_house_rule_empty_hand_finishes_whatever_the_total():
+    s, ev = _seven_then_last_card(finish_on="empty_hand")
+    assert any(e["type"] == "finished" and e["player"] == "Ben" and e["place"] == 1 for e in ev)
+    assert "no_seven" not in [e["type"] for e in ev]
+    assert s.round == 2 and s.round_results == ((1, 0),)
+
+
+def test_rule_7_a_hand_emptied_with_nothing_left_to_draw_finishes():
+    s, _ = run(new(("Ana", "Ben"), hand_size=2), ("Ana", {"card": 3, "on": "hole"}),
+               ("Ben", {"card": 4, "on": "number"}))
+    s = replace(s, draw_pile=0, set_aside=0)  # every other card is out of reach
+    s, ev = run(s, ("Ben", {"card": 5, "on": "hole"}))
+    assert [e["type"] for e in ev][1:4] == ["no_seven", "no_draw", "finished"]
+    assert s.round_results == ((1, 0),), "Ben cannot draw, so his empty hand finishes him"
+
+
 @pytest.mark.parametrize("starter_rule, expected", [("next_seat", "Ben"), ("round_winner", "Cy"), ("last_place", "Ana")])
 def test_next_round_starter_rule(starter_rule, expected):
     s = new(hand_size=1, next_round_starter=starter_rule)
