@@ -172,7 +172,8 @@ class PrivateView:
 class Summary:
     """What the table needs to see now.
 
-    ``scores`` maps each player to their score; ``to_act`` names whoever the game waits
+    ``scores`` maps each player to their score (and a seat the game plays itself, such as 7
+    Seize's 2-player Interloper, which can win); ``to_act`` names whoever the game waits
     on (empty when over); ``prompt`` says in words what must happen next; ``detail`` holds
     game-specific, JSON-ready facts for screens (stashes, sheets, ...).
     """

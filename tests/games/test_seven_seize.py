@@ -219,6 +219,19 @@ def test_quartermaster_waits_for_the_return_and_lists_exactly_it():
     assert counts(s)["Ben"] == 2
 
 
+@pytest.mark.parametrize(
+    "rule, words",
+    [("whole_collection", "chosen from the whole collection"),
+     ("previous_collection", "chosen from the pieces held before this seize")],
+)
+def test_quartermaster_prompt_follows_the_return_house_rule(rule, words):
+    s = with_collections(to_seize(new(quartermaster_return=rule), SQ, red=4), {"Ben": 2})
+    s, _ = reveal_all(s, {"Ana": "5H", "Ben": "KH", "Cy": "6C"})
+    prompt = game.summary(s).prompt
+    assert prompt.startswith("Ben: return ") and words in prompt
+    assert "whole collection" not in prompt or rule == "whole_collection"
+
+
 def test_quartermaster_on_an_empty_stash_does_nothing():
     s = to_seize(new(), SQ, red=1)
     s, events = reveal_all(s, {"Ana": "AH", "Ben": "KD", "Cy": "2C"})
@@ -330,6 +343,26 @@ def test_interloper_card_is_drawn_by_the_non_captain_after_the_divvy():
     with pytest.raises(IllegalAction, match="nobody called"):
         act(new(["Ana", "Ben"]), "reveal", "Interloper", card="2H")  # no card for Captain
     assert game.summary(s).to_act == ("Ana", "Ben")
+
+
+@pytest.mark.parametrize("captain_cards, non_captain", [({"Ana": "9S", "Ben": "8S"}, "Ben"),
+                                                         ({"Ana": "2S", "Ben": "8S"}, "Ana")])
+def test_the_prompt_gives_the_interlopers_card_to_the_non_captain(captain_cards, non_captain):
+    s, _ = reveal_all(new(["Ana", "Ben"]), captain_cards)
+    captain = s.players[s.captain]
+    s, _ = act(s, "divvy", captain, red=3)
+    prompt = game.summary(s).prompt
+    assert f"{non_captain} reveals the Interloper's card too." in prompt
+    assert f"{captain} reveals the Interloper's card" not in prompt
+    s, _ = act(s, "reveal", captain, card="3C")  # the Captain's own card does not move the Interloper's
+    assert f"{non_captain} reveals the Interloper's card too." in game.summary(s).prompt
+
+
+def test_the_interlopers_collection_is_among_the_scores():
+    s = with_collections(_two(), {"Interloper": 3, "Ana": 1})
+    scores = game.summary(s).scores
+    assert scores == {"Ana": 1.0, "Ben": 0.0, "Interloper": 3.0}
+    assert game.summary(new()).scores == {"Ana": 0.0, "Ben": 0.0, "Cy": 0.0}, "no ghost seat with three players"
 
 
 def test_non_captain_picks_the_interlopers_pieces():

@@ -206,7 +206,9 @@ def test_pips_are_exact_and_equal_pips_tie():
         wo.record("A", g(10.0))
     wo, _ = wo.record("A", Reading(30, 0, PIPS))
     wo, _ = wo.record("B", Reading(30, 0, PIPS))
-    assert wo.waiting() == ("A", "B") and "same count" in wo.instruction()
+    assert wo.waiting() == ("A", "B") and "level on 30 pips each" in wo.instruction()
+    assert "confidence" not in wo.instruction(), "an exact count has no confidence level"
+    assert "count again" in wo.instruction()
     wo, _ = wo.record("A", Reading(21, 0, PIPS))
     wo, _ = wo.record("B", Reading(22, 0, PIPS))
     assert wo.winners == ("B",)

@@ -28,7 +28,8 @@ from companion.games.seven_seize.state import (
 
 
 def summary(state: SeizeState) -> Summary:
-    """Scores are pieces held (weights appear only at the weigh-off); ``detail`` holds:
+    """Scores are pieces held per seat, the 2-player Interloper included (weights appear only
+    at the weigh-off); ``detail`` holds:
 
     - ``round`` (1-7), ``rounds`` (7), ``phase``: ``squabble`` | ``divvy`` | ``seize`` |
       ``weighoff`` | ``over``;
@@ -52,7 +53,8 @@ def summary(state: SeizeState) -> Summary:
       (:meth:`WeighOff.to_json`): weights with uncertainties, contests and their bouts,
       eliminations in order, tie instructions, ranking, winners.
     """
-    scores = {p: float(state.collections[i]) for i, p in enumerate(state.players)}
+    # every seat that holds booty, so the 2-player Interloper (which can win) is shown too
+    scores = {seat: float(pieces) for seat, pieces in zip(state.seats, state.collections, strict=True)}
     deciders, waiting = _waiting(state)
     detail: dict[str, Any] = {
         "round": state.round,
@@ -156,8 +158,9 @@ def _prompt(state: SeizeState, waiting: dict[str, Any]) -> str:
         what = "for Captain" if state.phase == SQUABBLE else "to seize"
         names = waiting["for"]
         text = f"Round {state.round}: reveal a card {what} ({', '.join(names)} still to reveal)."
-        if state.interloper is not None and state.seats[state.interloper] in names:
-            text += f" {waiting['deciders'][-1]} reveals the Interloper's card too."
+        if state.interloper is not None and state.seats[state.interloper] in names and state.non_captain is not None:
+            # the rulebook: the non-Captain placed the Interloper's card, and reveals it
+            text += f" {state.players[state.non_captain]} reveals the Interloper's card too."
         return text
     if kind == "captain":
         return f"{waiting['deciders'][0]}: choose the new Captain among {', '.join(waiting['options'])}."
@@ -169,8 +172,12 @@ def _prompt(state: SeizeState, waiting: dict[str, Any]) -> str:
     if pending is not None and kind == "quartermaster":
         who = waiting["deciders"][0]
         behalf = "" if who == waiting["for"] else f" for {waiting['for']}"
+        if state.settings.quartermaster_return == "whole_collection":
+            source = "chosen from the whole collection (the new pieces too)"
+        else:
+            source = "chosen from the pieces held before this seize"
         return (f"{who}: return {pending.amount} piece{'s' * (pending.amount != 1)}{behalf} to the "
-                f"{pending.stash.title()} stash, chosen from the whole collection.")
+                f"{pending.stash.title()} stash, {source}.")
     if pending is not None and kind == "strumpet":
         who = waiting["deciders"][0]
         behalf = "" if who == waiting["for"] else f" for the {waiting['for']}'s Strumpet"

@@ -296,11 +296,14 @@ class WeighOff:
         if self.contest is not None and self.contest.bouts:
             a, b = self.contest.pair
             last = self.contest.bouts[-1].comparison
-            level = (f"within {last.threshold:.{_digits(last.threshold)}f} g" if self.unit == GRAMS
-                     else "on the same count")
-            then = f"and re-weigh ({_and(who)})" if who else "(nothing is left to weigh)"
-            return (f"No clear winner: {a} and {b} are level {level} ({self.confidence:.0%} confidence). "
-                    f"Both remove one piece of booty {then}.")
+            if self.unit == GRAMS:
+                level = f"level within {last.threshold:.{_digits(last.threshold)}f} g ({self.confidence:.0%} confidence)"
+                again = "re-weigh"
+            else:  # pips are counted exactly: only an equal count is level
+                level = f"level on {last.readings[0].value:g} pips each"
+                again = "count again"
+            then = f"and {again} ({_and(who)})" if who else "(nothing is left to weigh)"
+            return f"No clear winner: {a} and {b} are {level}. Both remove one piece of booty {then}."
         if self.pans == 2 and self.contest is not None:
             a, b = self.contest.pair
             return f"{a} on pan 1, {b} on pan 2: weigh both."
