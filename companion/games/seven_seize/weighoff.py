@@ -300,7 +300,7 @@ class WeighOff:
                 level = f"level within {last.threshold:.{_digits(last.threshold)}f} g ({self.confidence:.0%} confidence)"
                 again = "re-weigh"
             else:  # pips are counted exactly: only an equal count is level
-                level = f"level on {last.readings[0].value:g} pips each"
+                level = f"level on {self.contest.bouts[-1].readings[0].value:g} pips each"
                 again = "count again"
             then = f"and {again} ({_and(who)})" if who else "(nothing is left to weigh)"
             return f"No clear winner: {a} and {b} are {level}. Both remove one piece of booty {then}."
