@@ -26,9 +26,18 @@ RULE_CHOICES = {
 rules_st = st.fixed_dictionaries({k: st.sampled_from(v) for k, v in RULE_CHOICES.items()})
 
 
-def _weigh(action: dict, data: st.DataObject) -> dict:
-    """A concrete weigh action for a listed ``"from": "scale"`` one: typed grams or a weighing."""
-    grams = data.draw(st.floats(0.0, 400.0, allow_nan=False), label="grams")
+def _weigh(action: dict, state, weights: dict, data: st.DataObject) -> dict:
+    """A concrete weigh action for a listed ``"from": "scale"`` one: typed grams or a weighing.
+
+    Each collection is real booty: pieces of 1-8 g drawn once, and a tie-break takes the
+    last pieces off first, so every reading is one the pieces on the pan can give.
+    """
+    name = action["player"]
+    wo = state.weighoff
+    if name not in weights:
+        count = wo.pieces[wo.contestants.index(name)]
+        weights[name] = [data.draw(st.floats(1.0, 8.0), label="piece") for _ in range(count)]
+    grams = round(sum(weights[name][: wo.on_pan(name)]), 2)
     if data.draw(st.booleans(), label="from scale"):
         u = data.draw(st.floats(0.001, 0.5), label="u")
         weighing = {"grams": grams, "uncertainty_g": u, "samples": 40, "channel": action["channel"],
@@ -42,13 +51,14 @@ def _random_game(n: int, rules: dict, data: st.DataObject):
     players = [f"P{i}" for i in range(n)]
     state = game.initial_state(config, players, seed=n)
     states, journal = [state], []
+    weights: dict = {}
     while True:
         actions = game.legal_actions(state)
         if not actions:
             break
         action = actions[data.draw(st.integers(0, len(actions) - 1), label="action")]
         if "from" in action:
-            action = _weigh(action, data)
+            action = _weigh(action, state, weights, data)
         state, events = game.apply(state, action)
         json.dumps(events)
         journal.append(action)

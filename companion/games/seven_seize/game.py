@@ -34,7 +34,9 @@ from companion.games.seven_seize.state import (
     Settings,
 )
 from companion.games.seven_seize.summary import summary as _summary
-from companion.games.seven_seize.weighing import weigh
+from companion.games.seven_seize.plausible import check, pip_range
+from companion.games.seven_seize.weighing import booty, weigh
+from companion.games.seven_seize.weighoff import PIPS, Reading
 
 NAME = "seven-seize"
 TITLE = "7 Seize"
@@ -67,9 +69,16 @@ def initial_state(config: Mapping[str, Any], players: Sequence[str], seed: int) 
     """A new game: round 1, everyone holding 3 cards, all 49 pieces in the bag.
 
     Raises:
-        ConfigError: a bad seating, or a 2-player game with a player called Interloper.
+        ConfigError: a bad seating, a 2-player game with a player called Interloper, or a
+            lightest piece heavier than the heaviest.
     """
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS, TITLE)
+    settings = Settings.from_config(config)
+    if settings.lightest_piece_g > settings.heaviest_piece_g:
+        raise ConfigError(
+            f"the lightest piece ({settings.lightest_piece_g:g} g) cannot weigh more than the heaviest "
+            f"({settings.heaviest_piece_g:g} g): check lightest_piece_g and heaviest_piece_g"
+        )
     seats = names
     if len(names) == 2:
         if any(n.casefold() == INTERLOPER.casefold() for n in names):
@@ -78,7 +87,7 @@ def initial_state(config: Mapping[str, Any], players: Sequence[str], seed: int) 
     return SeizeState(
         players=names,
         seats=seats,
-        settings=Settings.from_config(config),
+        settings=settings,
         seed=seed,
         round=1,
         phase=SQUABBLE,
@@ -134,8 +143,8 @@ def legal_actions(state: SeizeState) -> list[dict[str, Any]]:
     """Every action the table may take now, with every finite parameter enumerated.
 
     Reveals list each card still out; a weighing lists the scale form (``"from":
-    "scale"``; typed ``"grams"`` are accepted too) or, with dominoes, every possible pip
-    count.
+    "scale"``; typed ``"grams"`` are accepted too) or, with dominoes, every pip count the
+    dominoes on the pan can show (see :mod:`.plausible`).
     """
     pending = state.pending
     if pending is not None:
@@ -152,7 +161,13 @@ def legal_actions(state: SeizeState) -> list[dict[str, Any]]:
         wo = state.weighoff
         if state.settings.booty == "dominoes":
             most = state.settings.domino_max_pips
-            return [{"type": "weigh", "player": n, "pips": p} for n in wo.waiting() for p in range(most * wo.on_pan(n) + 1)]
+            table = booty(state)
+            actions = []
+            for n in wo.waiting():
+                low, high = pip_range(wo.on_pan(n), most)
+                actions += [{"type": "weigh", "player": n, "pips": p} for p in range(low, high + 1)
+                            if check(n, Reading(float(p), 0.0, PIPS), wo, table) is None]
+            return actions
         return [{"type": "weigh", "player": n, "from": "scale", "channel": wo.pan_for(n)} for n in wo.waiting()]
     return []
 

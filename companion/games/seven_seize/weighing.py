@@ -18,7 +18,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, get_field, get_player
+from companion.games.base import Event, IllegalAction, event, get_field, get_player
+from companion.games.seven_seize import plausible
+from companion.games.seven_seize.plausible import Booty
 from companion.games.seven_seize.state import OVER, WEIGHOFF, SeizeState
 from companion.games.seven_seize.weighoff import GRAMS, PIPS, Reading
 
@@ -99,15 +101,34 @@ def _number(value: Any, name: str) -> float:
     return float(value)
 
 
+def booty(state: SeizeState) -> Booty:
+    """What the house rules say of the table's booty, for :mod:`.plausible`."""
+    s = state.settings
+    return Booty(s.lightest_piece_g, s.heaviest_piece_g, s.piece_spread, s.domino_max_pips)
+
+
 def weigh(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, list[Event]]:
-    """A collection weighed (or its pips counted) for the weigh-off."""
+    """A collection weighed (or its pips counted) for the weigh-off.
+
+    Raises:
+        IllegalAction: not the weigh-off, a malformed reading, or one the pieces on the pan
+            cannot give (see :mod:`.plausible`; a reading only the house-rule piece weights rule
+            out is kept with ``"confirm": true``).
+    """
     if state.phase != WEIGHOFF or state.weighoff is None:
         raise IllegalAction("collections are weighed at the end of the game, after round 7")
     name = get_player(action, state.seats)
     reading = reading_from_action(action, state)
-    if reading.unit == PIPS:
-        most = state.settings.domino_max_pips * state.weighoff.on_pan(name) if name in state.weighoff.contestants else 0
-        if reading.value > most:
-            raise IllegalAction(f"{name}'s dominoes cannot show {reading.value:g} pips: at most {most}")
-    weighoff, events = state.weighoff.record(name, reading)
-    return replace(state, weighoff=weighoff, phase=OVER if weighoff.done else WEIGHOFF), events
+    confirm = get_field(action, "confirm", bool, optional=True) is True
+    wo = state.weighoff
+    kept: list[Event] = []
+    if name in wo.contestants and name in wo.waiting() and reading.unit == wo.unit:
+        verdict = plausible.check(name, reading, wo, booty(state))
+        if verdict is not None:
+            if not (verdict.confirmable and confirm):
+                raise IllegalAction(verdict.reason)
+            kept.append(event("reading_confirmed", f"{name}'s reading is kept at the table's word, though "
+                              f"the house rules say it is unlikely: {verdict.reason.split(': ', 1)[-1]}",
+                              player=name))
+    weighoff, events = wo.record(name, reading)
+    return replace(state, weighoff=weighoff, phase=OVER if weighoff.done else WEIGHOFF), kept + events

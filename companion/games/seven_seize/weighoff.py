@@ -273,6 +273,26 @@ class WeighOff:
         i = self._index(name)
         return self.pieces[i] - self.removed[i]
 
+    def earlier_readings(self, name: str) -> list[Reading]:
+        """Readings of ``name``'s collection made with every piece on the pan now (and maybe
+        more): its first whole reading, the reading it carries when set-aside pieces stay out,
+        and this contest's bouts. Pieces only ever leave the pan between these, so each
+        weighed at least what is on the pan now."""
+        i = self._index(name)
+        found = [r for r in (self.full[i],) if r is not None and r.source != "empty"]
+        carried = self.current[i]
+        if not self.pieces_return and carried is not None and carried.source != "empty":
+            found.append(carried)
+        if self.contest is not None and name in self.contest.pair:
+            slot = self.contest.pair.index(name)
+            found += [b.readings[slot] for b in self.contest.bouts if b.readings[slot].source != "empty"]
+        return found
+
+    def whole_readings(self) -> dict[str, Reading]:
+        """Each collection's first whole reading so far (empty collections left out)."""
+        return {n: r for n, r in zip(self.contestants, self.full, strict=True)
+                if r is not None and r.source != "empty" and r.pieces > 0}
+
     def waiting(self) -> tuple[str, ...]:
         """Whose collections must be weighed now, in order (for two pans: pan 0, then pan 1)."""
         if not self.ladder_started:
