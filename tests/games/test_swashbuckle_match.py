@@ -160,3 +160,43 @@ def test_a_three_player_match_through_purser_play(purser):
         assert all("titles" not in p.profile for p in store.players())
         first.redo()
         assert store.player("Cy").profile["titles"] == {"swashbuckle": "Captain"}
+
+
+def _solo_davy_jones_match(store: Store, name: str) -> TableSession:
+    """A one-pirate match in which ``name`` becomes Davy Jones on the first turn."""
+    session = TableSession.create(store, "swashbuckle", [name], seed=1)
+    for action in (
+        {"type": "roll", "player": name, "dice": [1, 2, 3, 4, 5]},
+        {"type": "score", "player": name, "box": "piracy"},
+        {"type": "roll", "player": name, "dice": [6, 6, 6, 1, 2]},
+        {"type": "roll", "player": name, "keep": [6, 6, 6], "dice": [6, 6], "hornswaggle": True},
+    ):
+        session.apply(action)
+    while not session.summary().over:
+        session.apply({"type": "roll", "player": name, "dice": [1, 1, 2, 3, 5]})
+        session.apply(next(a for a in session.legal_actions() if a["type"] == "score"))
+    return session
+
+
+def test_davy_jones_sticks_to_the_profile_the_standings_and_the_next_match(tmp_path):
+    with Store.open(tmp_path / "purser.db") as store:
+        first = _solo_davy_jones_match(store, "Ana")
+        summary = first.summary()
+        assert summary.detail["davy_jones"] == "Ana"
+        assert summary.detail["standings"][0]["shown_as"] == "Ana (Davy Jones)"
+        assert summary.prompt.startswith("Match over: Ana (Davy Jones) wins")
+        profile = store.player("Ana").profile
+        assert profile["swashbuckle"]["pirate_name"] == "Davy Jones"
+        assert profile["titles"]["swashbuckle"].endswith("Davy Jones")
+
+        nxt = TableSession.create(store, "swashbuckle", ["Ben", "Ana"], seed=2)
+        assert nxt.config["davy_jones"] == "Ana"
+        detail = nxt.summary().detail
+        assert detail["davy_jones"] == "Ana" and detail["pirates"]["Ana"]["pirate_name"] == "Davy Jones"
+
+        # a new Davy Jones rises: the original must choose another pirate name
+        _solo_davy_jones_match(store, "Cy")
+        assert store.player("Cy").profile["swashbuckle"]["pirate_name"] == "Davy Jones"
+        ana = store.player("Ana").profile["swashbuckle"]
+        assert ana["pirate_name"] is None and ana["must_rename"] is True
+        assert TableSession.create(store, "swashbuckle", ["Ana", "Ben"], seed=3).config["davy_jones"] == ""

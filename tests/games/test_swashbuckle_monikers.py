@@ -127,7 +127,22 @@ def test_titles_from_stored_results_read_the_moniker_plunder():
         ({}, {}),
         ({"Ana": {}, "Ben": {"swashbuckle": {"moniker": "first_mate"}}}, {}),
         ({"Ana": {}, "Ben": {"swashbuckle": {"moniker": "captain"}}}, {"captain": "Ben"}),
+        ({"Ana": {"swashbuckle": {"pirate_name": "Davy Jones"}}, "Ben": {"swashbuckle": {"moniker": "captain"}}},
+         {"captain": "Ben", "davy_jones": "Ana"}),
     ],
 )
 def test_a_seated_captain_becomes_the_captain_setting(profiles, rules):
     assert SWASH.rules_from_profiles(profiles) == rules
+
+
+def test_the_last_davy_jones_keeps_the_name_and_earlier_ones_must_rename():
+    results = [
+        {"scores": {"Ana": 200.0, "Ben": 150.0}, "detail": {"davy_jones": "Ana"}},
+        {"scores": {"Cy": 260.0, "Ben": 150.0}, "detail": {"davy_jones": None}},  # Ana not seated: nothing changes
+    ]
+    found = SWASH.titles_from_results(results)
+    assert found["Ana"]["pirate_name"] == "Davy Jones" and found["Ana"]["title"] == "Davy Jones"
+    assert "pirate_name" not in found["Cy"]
+    found = SWASH.titles_from_results(results + [{"scores": {"Cy": 300.0}, "detail": {"davy_jones": "Cy"}}])
+    assert found["Cy"]["pirate_name"] == "Davy Jones" and found["Cy"]["title"] == "Quartermaster Davy Jones"
+    assert found["Ana"]["pirate_name"] is None and found["Ana"]["must_rename"] is True

@@ -50,7 +50,10 @@ def initial_state(config: Mapping[str, Any], players: Sequence[str], seed: int) 
     pirates = tuple(Pirate(n, (Column.empty(sheet),) * k, (0,) * k, (None,) * k) for n in names)
     wanted = settings.captain.strip().casefold()
     captain = next((i for i, n in enumerate(names) if wanted and n.casefold() == wanted), None)
-    state = SwashState(sheet, settings, names, pirates, ROLL_OFF, 0, SwashTurn(), captain=captain, seed=seed)
+    jones = settings.davy_jones.strip().casefold()
+    davy_jones = next((i for i, n in enumerate(names) if jones and n.casefold() == jones), None)
+    state = SwashState(sheet, settings, names, pirates, ROLL_OFF, 0, SwashTurn(), captain=captain, seed=seed,
+                       davy_jones=davy_jones)
     events: list[Event] = []
     if captain is not None:
         return begin_turn(state, captain, events)
@@ -131,8 +134,9 @@ def _roll(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, lis
         if dice.rolls == 0:
             if hornswaggle:
                 raise IllegalAction("make the Piracy roll first; Hornswaggle may follow it")
-            if turn_mod.parse_keep(action, dice):
-                raise IllegalAction("the Piracy roll is all five dice")
+            held = action.get("keep") if action.get("keep") is not None else action.get("hold")
+            if held:
+                raise IllegalAction("the Piracy roll is all five dice: nothing can be held (leave out \"keep\")")
             thrown: tuple[int, ...] = (5,)
             kept: tuple[int, ...] = ()
         else:
@@ -269,6 +273,10 @@ def _score(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, li
     seat = state.current
     player = state.players[seat]
     if turn.piracy:
+        if turn.dice.settled and turn.dice.pending is None and action.get("box", "piracy") == "piracy":
+            return _pillage(state, action)  # the Piracy roll scores in Piracy; a target is still a pillage
+        if turn.dice.settled:
+            raise IllegalAction(f"{player}'s Piracy roll goes in Piracy, not another box")
         raise IllegalAction(f"{player} is on a Piracy roll: roll all five dice, then pillage")
     if turn.dice.pending is not None:
         raise IllegalAction(f"confirm the last roll first ({turn.dice.pending.why})")

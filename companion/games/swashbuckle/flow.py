@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from companion.games.base import Event, event
 from companion.games.swashbuckle.state import OVER, PLAY, SwashState, SwashTurn
-from companion.games.swashbuckle.tally import player_total
+from companion.games.swashbuckle.tally import display_name, player_total
 
 
 def next_seat(state: SwashState, seat: int) -> int | None:
@@ -52,7 +52,8 @@ def end_turn(state: SwashState, seat: int, events: list[Event]) -> SwashState:
         best = max(totals)
         winners = [p for p, t in zip(state.players, totals) if t == best]
         verb = "wins" if len(winners) == 1 else "win"
-        events.append(event("game_over", f"Match over: {' and '.join(winners)} {verb} with {best} plunder.",
+        named = " and ".join(display_name(state, state.players.index(w)) for w in winners)
+        events.append(event("game_over", f"Match over: {named} {verb} with {best} plunder.",
                             winners=winners, totals=dict(zip(state.players, totals))))
         return state
     state = replace(state, curse_window=seat)

@@ -20,6 +20,11 @@ TABLE_RULES: tuple[Rule, ...] = (
          "die each (ties count 0), or the first seat", choices=("roll_off", "seating")),
     Rule("captain", "", "the player holding the Captain moniker (set from the profiles when a game starts); "
          "if seated, they start"),
+    Rule("davy_jones", "", "the player whose pirate name is Davy Jones (set from the profiles when a game "
+         "starts): shown with that name, and told to choose another if a new Davy Jones rises"),
+    Rule("pillage_once", "each_way", "'a player may only pillage or be pillaged one time': once each way (a "
+         "pirate pillages once and is pillaged once), or once in all (a pirate who has pillaged cannot be "
+         "pillaged, and one who has been pillaged pillages nobody)", choices=("each_way", "either")),
     Rule("hornswaggle_points", 15, "points the once-per-match extra roll (Hornswaggle) costs", minimum=0),
     Rule("captain_double_pillage", False, "non-standard rule 4: a Captain loses double on a pillage"),
     Rule("pillage_mode", "steal", "non-standard rule 5: 'steal' (the plunder is taken from the target) or 'add' "
@@ -43,6 +48,8 @@ class Settings:
 
     who_starts: str = "roll_off"
     captain: str = ""
+    davy_jones: str = ""
+    pillage_once: str = "each_way"
     hornswaggle_points: int = 15
     captain_double_pillage: bool = False
     pillage_mode: str = "steal"

@@ -21,17 +21,42 @@ FIVE_BOX = "swashbuckle"
 # -- Piracy and Pillaged --------------------------------------------------------------------
 
 
+def has_pillaged(state: SwashState, seat: int, column: int) -> bool:
+    """Whether ``seat`` has already pillaged someone from ``column``."""
+    name = state.players[seat]
+    return any(column < len(p.pillaged_by) and p.pillaged_by[column] == name for p in state.pirates)
+
+
 def pillage_targets(state: SwashState, seat: int, column: int) -> list[int]:
     """Seats that ``seat`` may pillage from ``column``: anyone else not yet pillaged there.
 
+    "A player may only pillage or be pillaged one time" (``pillage_once``): with
+    ``each_way`` a pirate is pillaged at most once and pillages at most once (their Piracy
+    box takes care of that); with ``either`` a pirate takes part in one pillage only, so
+    one who has pillaged cannot be pillaged and one who has been pillaged pillages nobody.
     Empty when plunder is only added (non-standard rule 5).
     """
     if state.settings.pillage_mode == "add":
         return []
+    either = state.settings.pillage_once == "either"
+    if either and state.pirates[seat].pillaged_by[column] is not None:
+        return []
     return [
         i for i, p in enumerate(state.pirates)
         if i != seat and column < len(p.pillaged_by) and p.pillaged_by[column] is None
+        and not (either and has_pillaged(state, i, column))
     ]
+
+
+def no_target_reason(state: SwashState, seat: int, column: int) -> str:
+    """Why ``seat``'s plunder from ``column`` is pillaged from nobody (when it is)."""
+    if state.settings.pillage_mode == "add":
+        return "plunder is added, not stolen"
+    if len(state.players) == 1:
+        return "nobody else is playing"
+    if state.settings.pillage_once == "either" and state.pirates[seat].pillaged_by[column] is not None:
+        return f"{state.players[seat]} has been pillaged, so pillages nobody (house rule pillage_once=either)"
+    return "nobody is left to pillage"
 
 
 def _target_seat(state: SwashState, seat: int, column: int, target: Any) -> int | None:
@@ -54,6 +79,10 @@ def _target_seat(state: SwashState, seat: int, column: int, target: Any) -> int 
     if t == seat:
         raise IllegalAction(f"{player} cannot pillage themselves")
     if t not in eligible:
+        if not eligible and state.settings.pillage_once == "either" and state.pirates[seat].pillaged_by[column]:
+            raise IllegalAction(f"{player} has been pillaged, so pillages nobody (house rule pillage_once=either)")
+        if state.settings.pillage_once == "either" and has_pillaged(state, t, column):
+            raise IllegalAction(f"{name} has pillaged already, so cannot be pillaged (house rule pillage_once=either)")
         raise IllegalAction(f"{name} has already been pillaged; a pirate is pillaged only once")
     return t
 
@@ -67,7 +96,7 @@ def plunder(state: SwashState, seat: int, column: int, value: int, mark: bool, t
     index = state.sheet.index(PIRACY)
     state = state.with_pirate(seat, pirate.with_column(column, pirate.columns[column].fill(index, value, mark)))
     if victim is None:
-        why = "plunder is added, not stolen" if state.settings.pillage_mode == "add" else "nobody is left to pillage"
+        why = no_target_reason(state, seat, column)
         events.append(event("piracy", f"{player} scores {value} in Piracy ({why}).", player=player, points=value,
                             column=column + 1))
         return state

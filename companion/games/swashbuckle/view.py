@@ -10,9 +10,9 @@ from companion.games.scoresheet.rules import ExtraRoll, counts
 from companion.games.scoresheet.turn import MAX_ROLLS
 from companion.games.swashbuckle.engine import current_options
 from companion.games.swashbuckle.monikers import moniker_for
-from companion.games.swashbuckle.specials import PIRACY, pillage_targets
+from companion.games.swashbuckle.specials import PIRACY, no_target_reason, pillage_targets
 from companion.games.swashbuckle.state import OVER, PLAY, ROLL_OFF, SwashState
-from companion.games.swashbuckle.tally import moniker_plunder, player_total, sheet_json
+from companion.games.swashbuckle.tally import display_name, moniker_plunder, player_total, sheet_json
 
 
 def _curse_actions(state: SwashState) -> list[dict[str, Any]]:
@@ -86,8 +86,10 @@ def legal_actions(state: SwashState) -> list[dict[str, Any]]:
             targets = pillage_targets(state, seat, turn.piracy_column)
             if len(targets) > 1:
                 found += [{"type": "pillage", "player": player, "target": state.players[t]} for t in targets]
-            else:
+            elif targets:
                 found.append({"type": "pillage", "player": player})
+            else:  # nobody to pillage: the plunder just scores
+                found.append({"type": "score", "player": player, "box": PIRACY})
             if not pirate.hornswaggle and dice.rolls == 1:
                 found += [{"type": "roll", "player": player, "keep": list(k), "hornswaggle": True, "from": "camera"}
                           for k in keeps(dice.dice)]
@@ -143,7 +145,12 @@ def _prompt(state: SwashState) -> str:
         data = _turn_json(state)
         targets = pillage_targets(state, seat, turn.piracy_column)
         names = ", ".join(state.players[t] for t in targets)
-        who = f"choose whom to pillage ({names})" if len(targets) > 1 else "pillage"
+        if len(targets) > 1:
+            who = f"choose whom to pillage ({names})"
+        elif targets:
+            who = f"pillage {names}"
+        else:
+            who = f"score it in Piracy ({no_target_reason(state, seat, turn.piracy_column)})"
         extra = " or Hornswaggle one more roll" if not state.pirates[seat].hornswaggle and dice.rolls == 1 else ""
         return f"{player}'s Piracy roll: {show(dice.dice)} = {data['plunder']}: {who}{extra}."
     if dice.rolls == 0:
@@ -161,6 +168,23 @@ def _prompt(state: SwashState) -> str:
     if turn.curse == "forgotten":
         note = " Cursed but rolling five: remind them before the third roll!"
     return f"{player} has {show(dice.dice)}: {again}score it ({listed}).{note}"
+
+
+def _standings(state: SwashState, totals: dict[str, int]) -> list[dict[str, Any]]:
+    """Everyone by match score, best first, with the pirate name they go by (equal scores share a place)."""
+    order = sorted(range(len(state.players)), key=lambda i: (-totals[state.players[i]], i))
+    rows: list[dict[str, Any]] = []
+    for rank, seat in enumerate(order):
+        player = state.players[seat]
+        tied = rows and rows[-1]["total"] == totals[player]
+        rows.append({
+            "place": rows[-1]["place"] if tied else rank + 1,
+            "player": player,
+            "pirate_name": "Davy Jones" if state.davy_jones == seat else None,
+            "shown_as": display_name(state, seat),
+            "total": totals[player],
+        })
+    return rows
 
 
 def summary(state: SwashState) -> Summary:
@@ -181,6 +205,7 @@ def summary(state: SwashState) -> Summary:
         "captain": state.players[state.captain] if state.captain is not None else None,
         "columns": state.settings.columns,
         "moniker_plunder": {p: moniker_plunder(state, i) for i, p in enumerate(state.players)},
+        "standings": _standings(state, totals),
     }
     if state.phase == OVER:
         best = max(totals.values())
@@ -189,7 +214,8 @@ def summary(state: SwashState) -> Summary:
             p: (m.label if (m := moniker_for(detail["moniker_plunder"][p])) else None) for p in state.players
         }
         verb = "wins" if len(winners) == 1 else "win"
-        prompt = f"Match over: {' and '.join(winners)} {verb} with {best} plunder."
+        named = " and ".join(display_name(state, state.players.index(w)) for w in winners)
+        prompt = f"Match over: {named} {verb} with {best} plunder."
         return Summary(scores, (), prompt, True, winners, detail)
     to_act = (
         tuple(p for p, r in zip(state.players, state.roll_off) if r is None)
