@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, action_type, check_players
+from companion.games.base import Event, IllegalAction, action_type, check_players, event
 from companion.games.guilded import (
     abilities, clock, combat, match, movement, phases, rally, setup, table_effects, turn,
 )
@@ -72,9 +73,42 @@ Handler = Callable[[GuildedState, Mapping[str, Any], list[Event]], GuildedState]
 
 
 def _clock_tick(state: GuildedState, action: Mapping[str, Any], events: list[Event]) -> GuildedState:
-    if clock.read_at(action) is None:
+    at = clock.read_at(action)
+    if at is None:
         raise IllegalAction('a clock action needs "at": the time in seconds')
+    if state.clock_now is not None and at <= state.clock_now:
+        raise IllegalAction(
+            f"the clock already reads {at_words(state, state.clock_now)}, later than or equal to this "
+            f"({at_words(state, at)}): time only runs forward, so this changes nothing"
+        )
     return state
+
+
+def at_words(state: GuildedState, at: float) -> str:
+    """A time as the match clock shows it: ``12:30 played`` (or the Unix time before it starts)."""
+    start = state.clock_start if state.stage != "building" else state.building_start
+    if start is None:
+        return f"{at:g} s"
+    played = max(0.0, at - start)
+    return f"{int(played // 60)}:{int(played % 60):02d} played"
+
+
+def _explain_or_refuse(before: GuildedState, after: GuildedState, kind: str, action: Mapping[str, Any],
+                       events: list[Event]) -> None:
+    """Every accepted action says in words what it did: one that changed the clock only says
+    where the clock stands; one that changed nothing at all is refused.
+
+    Raises:
+        IllegalAction: nothing changed and nothing was said.
+    """
+    if any(e.get("text") for e in events):
+        return
+    timeless = replace(after, clock_now=before.clock_now, clock_start=before.clock_start,
+                       building_start=before.building_start)
+    if timeless == before and kind != "clock":
+        raise IllegalAction(f"that {kind.replace('_', ' ')} changes nothing, so it is not recorded")
+    if after.clock_now is not None:
+        events.append(event("clock", f"Clock: {at_words(after, after.clock_now)}.", at=after.clock_now))
 
 
 HANDLERS: dict[str, Handler] = {
@@ -178,6 +212,7 @@ def apply(state: GuildedState, action: Mapping[str, Any]) -> tuple[GuildedState,
         new = setup.after_concede(new, events)
     new = phases.after_change(new, events)
     new = clock.observe(new, at, events)
+    _explain_or_refuse(state, new, kind, action, events)
     return new, events
 
 

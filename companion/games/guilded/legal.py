@@ -240,6 +240,10 @@ def _anyone_actions(state: GuildedState) -> list[Action]:
                     for t in DAMAGE_TYPES]
         actions.append({"type": "heal", "target": target, "amount": 1})
         for name, status in statuses.STATUSES.items():
+            if statuses.at_most(status, m.stored(name)):
+                if m.stored(name):
+                    actions.append({"type": "remove_status", "target": target, "status": name})
+                continue
             entry: Action = {"type": "add_status", "target": target, "status": name}
             if status.shape != "flag":
                 entry["count"] = 1

@@ -86,8 +86,7 @@ def finish_game(state: GuildedState, winner: int | None, reason: str, events: li
     if winner is not None:
         wins[winner] += 1
         events.append(event(
-            "game_over", f"{state.side_names(winner)} win{'s' * (' and ' not in state.side_names(winner))} "
-            f"game {state.game} ({reason}).", game=state.game, winners=_names(state, winner), reason=reason,
+            "game_over", f"{state.side_wins(winner)} game {state.game} ({reason}).", game=state.game, winners=_names(state, winner), reason=reason,
         ))
     else:
         events.append(event("game_over", f"Game {state.game} is a draw ({reason}).", game=state.game,
@@ -107,7 +106,7 @@ def end_match(state: GuildedState, events: list[Event]) -> GuildedState:
     winners: tuple[int, ...] = ()
     if best > 0 and len(leaders) == 1:
         winners = tuple(i for i, s in enumerate(state.sides) if s == leaders[0])
-        text = f"{state.side_names(leaders[0])} win the match"
+        text = f"{state.side_wins(leaders[0])} the match"
     else:
         text = "The match is a draw"
     if state.settings.best_of > 1:

@@ -208,6 +208,11 @@ class GuildedState:
         """The players of ``side`` in words: ``Ana`` or ``Ana and Cy``."""
         return " and ".join(p for i, p in enumerate(self.players) if self.sides[i] == side)
 
+    def side_wins(self, side: int) -> str:
+        """``Ana wins`` or ``Ana and Cy win``: the side's players with the verb agreeing."""
+        names = [p for i, p in enumerate(self.players) if self.sides[i] == side]
+        return f"{' and '.join(names)} {'wins' if len(names) == 1 else 'win'}"
+
     def opponents(self, seat: int) -> tuple[int, ...]:
         """Seats on other sides, still playing."""
         return tuple(i for i, s in enumerate(self.seats) if self.sides[i] != self.sides[seat] and not s.out)

@@ -89,6 +89,19 @@ TIMING: tuple[tuple[str, str, str], ...] = (
 )
 
 
+def flag_words(name: str) -> str:
+    """An on/off status as an adjective: ``blind``, ``silenced``, ``stealthed`` ..."""
+    return {"fog": "in fog", "silence": "silenced", "stealth": "stealthed", "leech": "leeching"}.get(name, name)
+
+
+def at_most(status: StatusDef, stored: int) -> bool:
+    """Whether adding more of ``status`` to ``stored`` can change nothing (a flag already on,
+    or a count at its cap with no steps beyond)."""
+    if status.shape == "flag":
+        return stored > 0
+    return status.cap is not None and status.step is None and stored >= status.cap
+
+
 def find_status(name: str) -> StatusDef:
     """The status called ``name`` (case-insensitive).
 

@@ -81,6 +81,15 @@ def add_status(state: GuildedState, action: Mapping[str, Any], events: list[Even
         raise IllegalAction(f'{state.label(target)} is stealthed and cannot be targeted (add "untargeted": true '
                             'for an effect that does not target)')
     before = target.status(status.name)
+    if statuses.at_most(status, target.stored(status.name)):
+        if status.shape == "flag":
+            raise IllegalAction(f"{state.label(target)} is already {statuses.flag_words(status.name)}: "
+                                "nothing changes")
+        if status.shape == "level":
+            raise IllegalAction(f"{state.label(target)} already has {status.name} {before}, the highest level: "
+                                "nothing changes")
+        raise IllegalAction(f"{state.label(target)} already has {before} {status.name} counter{'s' * (before != 1)}, "
+                            f"the most there can be: nothing changes")
     state = effects.set_status(state, target.id, status.name, stored, events, text_field(action, "cause", "an effect"))
     if status.step is not None and any(m.id == target.id for m in state.mercs):
         after = state.merc(target.id).status(status.name)
@@ -122,7 +131,9 @@ def _remove_group(state: GuildedState, action: Mapping[str, Any], events: list[E
     present = [n for n in names if target.stored(n)]
     if not present:
         raise IllegalAction(f"{state.label(target)} has no {group} status to remove")
-    events.append(event(verb.lower(), f"{state.label(target)} is {verb.lower()}d.", merc=target.id, statuses=present))
+    done = {"Mend": "mended", "Cleanse": "cleansed"}[verb]
+    events.append(event(verb.lower(), f"{state.label(target)} is {done} ({', '.join(present)} removed).",
+                        merc=target.id, statuses=present))
     for name in present:
         state = effects.set_status(state, target.id, name, 0, events, verb)
     return state

@@ -67,9 +67,19 @@ def test_empty_deck_rule_loses_at_once():
 
 def test_concede():
     t = Table().start("Ana")
-    t.do("concede", player="Ana")
+    events = t.do("concede", player="Ana")
     assert t.state.winners == (1,)
     assert guilded.summary(t.state).prompt == "Ben won the match."
+    texts = [e["text"] for e in events]
+    assert "Ben wins the match." in texts and any(x.startswith("Ben wins game 1") for x in texts)
+
+
+def test_a_team_wins_in_the_plural():
+    t = Table(("Ana", "Ben", "Cy", "Dee")).start("Ana")
+    events = t.do("concede", player="Ben") + t.do("concede", player="Dee")
+    winners = guilded.summary(t.state).winners
+    words = " ".join(e["text"] for e in events if e["type"] in ("game_over", "match_over"))
+    assert len(winners) == 2 and f"{winners[0]} and {winners[1]} win the match." in words
 
 
 def test_concede_during_setup():
