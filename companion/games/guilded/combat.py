@@ -32,6 +32,42 @@ def why_cannot_attack(state: GuildedState, merc: Merc) -> str:
     return ""
 
 
+#: Ranged attacks reach "Distance 1" (2 tiles away) to "Distance 3" (4 tiles away).
+RANGED_REACH = (2, 4)
+
+
+def why_out_of_reach(state: GuildedState, attacker: Merc, target: Merc, with_: str, card: str = "") -> str:
+    """Why ``attacker`` cannot reach ``target`` from where they stand ("" when it can, or
+    when the positions or the layout are not known, or the table judges range itself).
+
+    Melee reaches an adjacent tile (diagonals too); a ranged attack 2 to 4 tiles away along
+    a row, a column or a diagonal. Line of sight: a mercenary standing on the line between
+    them blocks the attack (an attack ability card too, whatever its range).
+    """
+    if state.settings.attack_range != "checked":
+        return ""
+    away = board.tiles_away(state, attacker.tile, target.tile)
+    if away is None or attacker.tile is None or target.tile is None:
+        return ""
+    who, whom = state.label(attacker), state.label(target)
+    if not card:
+        if with_ == "melee" and away != 1:
+            return f"{whom} is {away} tiles away from {who}: a melee attack reaches an adjacent tile"
+        low, high = RANGED_REACH
+        if with_ == "ranged" and not low <= away <= high:
+            return (f"{whom} is {away} tile{'s' * (away != 1)} away from {who}: a ranged attack reaches "
+                    f"{low} to {high} tiles away (Distance 1 to 3)")
+    between = board.tiles_between(state, attacker.tile, target.tile)
+    if between is None:
+        if card or with_ == "melee":
+            return ""
+        return f"{whom} is not in a straight or diagonal line from {who}: a ranged attack cannot reach it"
+    blockers = [m for t in between if (m := state.at(t)) is not None]
+    if blockers:
+        return f"{state.label(blockers[0])} stands between {who} and {whom}, blocking the line of sight"
+    return ""
+
+
 def flip(state: GuildedState, merc: Merc, action: Mapping[str, Any], doing: str,
           events: list[Event]) -> tuple[bool, GuildedState]:
     """The coin flip a blinded mercenary needs: the table's coin, or Purser's."""
@@ -78,6 +114,9 @@ def attack(state: GuildedState, action: Mapping[str, Any], events: list[Event]) 
     if with_ not in ATTACK_WITH:
         raise IllegalAction(f'"with" is melee or ranged, not {with_!r}')
     card = text_field(action, "card", "") if action.get("card") is not None else ""
+    reach = why_out_of_reach(state, attacker, target, with_, card)
+    if reach:
+        raise IllegalAction(reach)
     if action.get("amount") is not None:
         amount = int_field(action, "amount", 0, 999)
         usual = "physical" if with_ == "melee" else attacker.ranged_type

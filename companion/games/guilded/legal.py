@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.guilded import board, phases, statuses
-from companion.games.guilded.combat import blinded, why_cannot_attack
+from companion.games.guilded.combat import blinded, why_cannot_attack, why_out_of_reach
 from companion.games.guilded.damage import DAMAGE_TYPES
 from companion.games.guilded.movement import why_cannot_move
 from companion.games.guilded.state import COLS, ROWS, GuildedState, Tile
@@ -135,7 +135,8 @@ def _turn_actions(state: GuildedState) -> list[Action]:
             most = settings.acquire_limit
             if settings.deck_out == "draw_from_empty":
                 most = min(most, player.deck)
-            most = min(most, player.vault - 1)
+            if settings.acquire_last_loot == "refuse":
+                most = min(most, player.vault - 1)
             actions += [{"type": "acquire", "player": p, "cards": n} for n in range(0, max(0, most) + 1)]
         if phase == "rally":
             actions += _rally_actions(state, seat)
@@ -197,7 +198,7 @@ def _attack_actions(state: GuildedState, seat: int, enemies: list[Any]) -> list[
             if e.status("stealth"):
                 continue
             for with_, stat in (("melee", m.melee), ("ranged", m.ranged)):
-                if stat > 0:
+                if stat > 0 and not why_out_of_reach(state, m, e, with_):
                     actions += [{"type": "attack", "player": p, "merc": m.id, "target": e.id, "with": with_, **c}
                                 for c in coins]
         if state.settings.plunder and not player.plundered:

@@ -66,6 +66,11 @@ RULES: tuple[Rule, ...] = (
          "as their deck is empty", choices=("draw_from_empty", "empty_deck")),
     Rule("arena_defeat", "all_mercenaries", "Arena: a side is eliminated when it has no mercenary left in "
          "play, or when its Champion is destroyed", choices=("all_mercenaries", "champion")),
+    Rule("attack_range", "checked", "1v1 with positions known: Purser checks reach (melee: an adjacent tile; "
+         "ranged: 2-4 tiles away in a row, column or diagonal) and line of sight (no mercenary between), or "
+         "the table judges them from the cards (table)", choices=("checked", "table")),
+    Rule("acquire_last_loot", "refuse", "an Acquire that would empty the player's own Vault (and lose the game) "
+         "is refused, or allowed", choices=("refuse", "allow")),
     Rule("coin_flips", "purser", "Blind and Fog coin flips: Purser flips unless a coin result is given, or "
          "the table must always give the result of a real coin", choices=("purser", "table")),
 )
@@ -106,6 +111,8 @@ class Settings:
     deck_out: str
     arena_defeat: str
     coin_flips: str
+    attack_range: str
+    acquire_last_loot: str
     plunder: bool
     bounty: bool
     exit: bool
@@ -173,6 +180,8 @@ def resolve_settings(config: Mapping[str, Any], n_players: int) -> Settings:
         deck_out=str(values["deck_out"]),
         arena_defeat=str(values["arena_defeat"]),
         coin_flips=str(values["coin_flips"]),
+        attack_range=str(values["attack_range"]),
+        acquire_last_loot=str(values["acquire_last_loot"]),
         plunder=fmt.plunder,
         bounty=fmt.bounty,
         exit=fmt.exit,

@@ -113,7 +113,7 @@ def test_standard_match_of_seven_turns(purser):
         {"type": "ability", "player": "Ana", "kind": "instant", "card": "Antidote"},
         {"type": "mend", "target": "m1", "status": "poison"},
         np("Ana"),
-        {"type": "move", "player": "Ana", "merc": "m1", "to": hall("Ana", 2, 2)},
+        {"type": "move", "player": "Ana", "merc": "m1", "to": hall("Ana", 3, 2)},
         np("Ana"),
         {"type": "attack", "player": "Ana", "merc": "m2", "target": "m3", "with": "ranged"},
         {"type": "attack", "player": "Ana", "merc": "m1", "target": "m3", "with": "melee"},
