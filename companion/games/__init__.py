@@ -19,6 +19,7 @@ from companion.games.base import (
     Summary,
     event,
     resolve_config,
+    shown,
 )
 
 #: Command-line name -> (module, attribute or "" for the module itself, aliases).
@@ -45,7 +46,7 @@ def _canonical(name: str) -> str:
         if key in aliases:
             return canonical
     known = ", ".join(sorted(_REGISTRY))
-    raise UnknownGame(f"Purser does not know a game called {name!r} (games: {known})")
+    raise UnknownGame(f"Purser does not know a game called {shown(name)} (games: {known})")
 
 
 def find_game(name: str) -> Game:

@@ -38,16 +38,42 @@ Action = Mapping[str, Any]
 Event = dict[str, Any]
 
 
+#: The longest refusal message (characters); anything longer is cut, so a refusal never
+#: echoes a huge input back in full.
+MESSAGE_LIMIT = 600
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """``value`` (something a player typed) quoted for a message, cut short when long:
+    ``'QH'``, ``'xxxx…' (100000 characters)``."""
+    if isinstance(value, str) and len(value) > limit:
+        quoted = repr(value[:limit])
+        return f"{quoted[:-1]}…{quoted[-1]} ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _clipped(message: object) -> str:
+    text = str(message)
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+
+
 class IllegalAction(PurserError, ValueError):
     """An action the rules do not allow now; the message says why in table language."""
 
     exit_code = ExitCode.ILLEGAL
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(_clipped(message))
 
 
 class ConfigError(PurserError, ValueError):
     """A house-rule setting that does not exist or has a value it cannot take."""
 
     exit_code = ExitCode.USAGE
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(_clipped(message))
 
 
 @dataclass(frozen=True)
@@ -86,15 +112,15 @@ class Rule:
                 parsed = str(value)
         except (TypeError, ValueError):
             raise ConfigError(
-                f"house rule {self.key!r} needs {_kind_words(kind)}, not {value!r}"
+                f"house rule {shown(self.key)} needs {_kind_words(kind)}, not {shown(value)}"
             ) from None
         if self.choices is not None and parsed not in self.choices:
             options = ", ".join(str(c) for c in self.choices)
-            raise ConfigError(f"house rule {self.key!r} must be one of: {options} (got {value!r})")
+            raise ConfigError(f"house rule {shown(self.key)} must be one of: {options} (got {shown(value)})")
         if self.minimum is not None and parsed < self.minimum:
-            raise ConfigError(f"house rule {self.key!r} must be at least {self.minimum} (got {value!r})")
+            raise ConfigError(f"house rule {shown(self.key)} must be at least {self.minimum} (got {shown(value)})")
         if self.maximum is not None and parsed > self.maximum:
-            raise ConfigError(f"house rule {self.key!r} must be at most {self.maximum} (got {value!r})")
+            raise ConfigError(f"house rule {shown(self.key)} must be at most {self.maximum} (got {shown(value)})")
         return parsed
 
     def describe(self) -> str:
@@ -139,7 +165,7 @@ def resolve_config(rules: Sequence[Rule], overrides: Mapping[str, Any] | None = 
         rule = by_key.get(key)
         if rule is None:
             known = ", ".join(sorted(by_key)) or "none"
-            raise ConfigError(f"there is no house rule called {key!r} (known: {known})")
+            raise ConfigError(f"there is no house rule called {shown(key)} (known: {known})")
         config[key] = rule.parse(value)
     return config
 
@@ -262,13 +288,13 @@ def get_field(action: Action, name: str, kind: type | tuple[type, ...], *, optio
     if name not in action or action[name] is None:
         if optional:
             return None
-        raise IllegalAction(f'the {action.get("type", "action")!r} action needs "{name}"')
+        raise IllegalAction(f'the {shown(action.get("type", "action"))} action needs "{name}"')
     value = action[name]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool) and bool not in kinds:
-        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {json.dumps(value)}')
+        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {shown(json.dumps(value))}')
     if not isinstance(value, kinds):
-        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {json.dumps(value)}')
+        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {shown(json.dumps(value))}')
     return value
 
 
@@ -282,4 +308,4 @@ def get_player(action: Action, players: Sequence[str], name: str = "player") -> 
     for p in players:
         if p.casefold() == value.strip().casefold():
             return p
-    raise IllegalAction(f"nobody called {value!r} is playing (players: {', '.join(players)})")
+    raise IllegalAction(f"nobody called {shown(value)} is playing (players: {', '.join(players)})")

@@ -51,6 +51,7 @@ from companion.games.base import (
     event,
     get_field,
     get_player,
+    shown,
 )
 
 NAME = "seven"
@@ -217,7 +218,7 @@ def _play_total(state: SevenState, action: Mapping[str, Any]) -> tuple[int, int 
             raise IllegalAction('the number beneath is not known; give the "total" the pile now shows instead')
         made = card + state.top
     else:
-        raise IllegalAction(f'"on" must be "hole" or "number", not {on!r}')
+        raise IllegalAction(f'"on" must be "hole" or "number", not {shown(on)}')
     if total is not None and total != made:
         raise IllegalAction(f"laying that card makes {made}, not {total}")
     return made, card
@@ -266,7 +267,7 @@ def apply(state: SevenState, action: Mapping[str, Any]) -> tuple[SevenState, lis
         events = [event("penalty", f"{player} cannot play and takes a penalty card.", player=player)]
         state = _draw(state, seat, events)
         return _advance(state, seat, events)
-    raise IllegalAction(f"{TITLE} has no {kind!r} action (it has play and penalty)")
+    raise IllegalAction(f"{TITLE} has no {shown(kind)} action (it has play and penalty)")
 
 
 def _play(state: SevenState, seat: int, action: Mapping[str, Any]) -> tuple[SevenState, list[Event]]:

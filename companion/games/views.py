@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from companion.games.base import Event, Game, IllegalAction, PrivateView
+from companion.games.base import Event, Game, IllegalAction, PrivateView, shown
 
 
 def public_view(game: Game, state: Any) -> dict[str, Any]:
@@ -43,7 +43,7 @@ def private_view(game: Game, state: Any, player: str) -> PrivateView:
     players: tuple[str, ...] = tuple(getattr(state, "players", ()))
     match = next((p for p in players if p.casefold() == player.strip().casefold()), None)
     if match is None:
-        raise IllegalAction(f"nobody called {player!r} is playing (players: {', '.join(players)})")
+        raise IllegalAction(f"nobody called {shown(player)} is playing (players: {', '.join(players)})")
     hook = getattr(game, "private_view", None)
     if hook is None:
         return PrivateView(match)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import effects, phases
 from companion.games.guilded.combat import blinded, flip
 from companion.games.guilded.fields import int_field, seat_of, text_field
@@ -29,7 +29,7 @@ def ability(state: GuildedState, action: Mapping[str, Any], events: list[Event])
         raise IllegalAction("abilities are played once the game has started")
     kind = action.get("kind", "instant")
     if kind not in ABILITY_KINDS:
-        raise IllegalAction(f'"kind" is one of {", ".join(ABILITY_KINDS)}, not {kind!r}')
+        raise IllegalAction(f'"kind" is one of {", ".join(ABILITY_KINDS)}, not {shown(kind)}')
     if kind in ("attack", "event"):
         seat = turn_seat(state, action)
     else:

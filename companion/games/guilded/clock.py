@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import outcome
 from companion.games.guilded.state import GuildedState
 
@@ -36,7 +36,7 @@ def read_at(action: Mapping[str, Any]) -> float | None:
         return None
     at = action["at"]
     if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at) or at < 0:
-        raise IllegalAction(f'"at" is the time in seconds (a number such as 1718000000.5), not {at!r}')
+        raise IllegalAction(f'"at" is the time in seconds (a number such as 1718000000.5), not {shown(at)}')
     return float(at)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import board, effects, phases
 from companion.games.guilded.damage import check_type
 from companion.games.guilded.fields import coin_result, int_field, seat_of, text_field
@@ -112,7 +112,7 @@ def attack(state: GuildedState, action: Mapping[str, Any], events: list[Event]) 
         raise IllegalAction(f"{state.label(target)} is stealthed and cannot be targeted")
     with_ = action.get("with", "melee")
     if with_ not in ATTACK_WITH:
-        raise IllegalAction(f'"with" is melee or ranged, not {with_!r}')
+        raise IllegalAction(f'"with" is melee or ranged, not {shown(with_)}')
     card = text_field(action, "card", "") if action.get("card") is not None else ""
     reach = why_out_of_reach(state, attacker, target, with_, card)
     if reach:

@@ -12,8 +12,8 @@ from dataclasses import replace
 from companion.games.base import Event, event
 from companion.games.guilded import statuses
 from companion.games.guilded.damage import DamageRules, Defender, Hit, describe, resolve_hit
-from companion.games.guilded.state import GuildedState, LootEntry, Merc
 from companion.games.guilded.settings import Settings
+from companion.games.guilded.state import GuildedState, LootEntry, Merc
 
 
 def damage_rules(settings: Settings) -> DamageRules:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import IllegalAction, get_field, get_player
+from companion.games.base import IllegalAction, get_field, get_player, shown
 from companion.games.guilded.state import GuildedState
 
 COIN_WON = ("won", "win", "heads")
@@ -32,11 +32,16 @@ def int_field(
     return int(value)
 
 
+#: The longest text a table may enter for a name or a reason (a card's name, a cause).
+TEXT_LIMIT = 80
+
+
 def text_field(action: Mapping[str, Any], name: str, default: str | None = None) -> str:
-    """A non-blank text field (``default`` when absent, else required).
+    """A non-blank text field of at most :data:`TEXT_LIMIT` characters (``default`` when
+    absent, else required).
 
     Raises:
-        IllegalAction: missing, not text, or blank.
+        IllegalAction: missing, not text, blank, or too long.
     """
     value = get_field(action, name, str, optional=default is not None)
     if value is None:
@@ -44,6 +49,9 @@ def text_field(action: Mapping[str, Any], name: str, default: str | None = None)
         return default
     if not value.strip():
         raise IllegalAction(f'"{name}" cannot be blank')
+    if len(value.strip()) > TEXT_LIMIT:
+        raise IllegalAction(f'"{name}" is a name or a short reason of at most {TEXT_LIMIT} characters, '
+                            f"not {len(value.strip())}")
     return value.strip()
 
 
@@ -86,7 +94,7 @@ def coin_result(action: Mapping[str, Any]) -> bool | None:
         return True
     if isinstance(value, str) and value.strip().lower() in COIN_LOST:
         return False
-    raise IllegalAction(f'"coin" is "won" or "lost" (the flip\'s result for the blinded mercenary), not {value!r}')
+    raise IllegalAction(f'"coin" is "won" or "lost" (the flip\'s result for the blinded mercenary), not {shown(value)}')
 
 
 def die_value(action: Mapping[str, Any]) -> int | None:

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 
 #: Card kinds a deck list may name.
 CARD_KINDS = ("mercenary", "treasure", "ability")
@@ -80,7 +80,7 @@ def find_format(key: str) -> Format:
     try:
         return FORMATS[key]
     except KeyError:
-        raise IllegalAction(f"there is no format called {key!r} (formats: {', '.join(FORMATS)})") from None
+        raise IllegalAction(f"there is no format called {shown(key)} (formats: {', '.join(FORMATS)})") from None
 
 
 # -- deck lists --------------------------------------------------------------------------
@@ -100,7 +100,7 @@ class DeckCard:
 def _int_field(raw: Mapping[str, Any], key: str, default: int | None, where: str) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f'{where}: "{key}" must be a whole number, not {value!r}')
+        raise IllegalAction(f'{where}: "{key}" must be a whole number, not {shown(value)}')
     return value
 
 
@@ -115,7 +115,7 @@ def parse_card(raw: Any, where: str = "a deck card") -> DeckCard:
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise IllegalAction(f'{where} needs a "name"')
-    where = f"{where} {name.strip()!r}"
+    where = f"{where} {shown(name.strip())}"
     stars = _int_field(raw, "stars", None, where) if "stars" in raw else None
     if stars is None:
         raise IllegalAction(f'{where} needs "stars" (its rarity, 1 to 4)')
@@ -126,7 +126,7 @@ def parse_card(raw: Any, where: str = "a deck card") -> DeckCard:
         raise IllegalAction(f"{where}: a count must be at least 1, not {count}")
     kind = raw.get("kind", "") or ""
     if kind not in ("",) + CARD_KINDS:
-        raise IllegalAction(f"{where}: a card's kind is one of {', '.join(CARD_KINDS)}, not {kind!r}")
+        raise IllegalAction(f"{where}: a card's kind is one of {', '.join(CARD_KINDS)}, not {shown(kind)}")
     card_class = raw.get("class", "") or ""
     if not isinstance(card_class, str):
         raise IllegalAction(f'{where}: "class" must be text')
@@ -163,15 +163,15 @@ def deck_problems(
     elif not exact and total < size:
         problems.append(f"it has {total} cards; {fmt.title} needs at least {size}")
     copies: dict[str, int] = {}
-    shown: dict[str, str] = {}
+    names: dict[str, str] = {}
     for card in list(cards) + ([extra] if extra else []):
         if card.stars == 4:
             key = card.name.casefold()
             copies[key] = copies.get(key, 0) + card.count
-            shown[key] = card.name
+            names[key] = card.name
     for key, n in copies.items():
         if n > 1:
-            problems.append(f"{shown[key]!r} is a 4-star card and appears {n} times (the Legendary rule allows 1)")
+            problems.append(f"{shown(names[key])} is a 4-star card and appears {n} times (the Legendary rule allows 1)")
     if fmt.extra_card == "champion":
         if extra is None:
             problems.append('Arena needs a Champion: add "champion": {"name": ..., "stars": ..., "class": ...}')

@@ -6,9 +6,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, action_type, check_players, event
+from companion.games.base import Event, IllegalAction, action_type, check_players, event, shown
 from companion.games.guilded import (
-    abilities, clock, combat, match, movement, phases, rally, setup, table_effects, turn,
+    abilities,
+    clock,
+    combat,
+    match,
+    movement,
+    phases,
+    rally,
+    setup,
+    table_effects,
+    turn,
 )
 from companion.games.guilded.legal import legal_actions
 from companion.games.guilded.settings import RULES, resolve_settings
@@ -202,7 +211,7 @@ def apply(state: GuildedState, action: Mapping[str, Any]) -> tuple[GuildedState,
     kind = action_type(action)
     handler = HANDLERS.get(kind)
     if handler is None:
-        raise IllegalAction(f"{TITLE} has no {kind!r} action (see `purser play --help`)")
+        raise IllegalAction(f"{TITLE} has no {shown(kind)} action (see `purser play --help`)")
     if state.stage == "over":
         raise IllegalAction("the match is over")
     at = clock.read_at(action)

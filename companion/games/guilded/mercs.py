@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import board
 from companion.games.guilded.fields import int_field, text_field
 from companion.games.guilded.state import GuildedState, Merc, Tile
@@ -32,7 +32,7 @@ def read_stats(action: Mapping[str, Any], owner: int, merc_id: str, role: str = 
     stats = {key: int_field(action, key, 0, 999, default=0) for key in STAT_FIELDS}
     raw_type = action.get("ranged_type", "physical")
     if not isinstance(raw_type, str) or raw_type.strip().lower() not in RANGED_TYPES:
-        raise IllegalAction(f'"ranged_type" is physical (crossbow) or magic (staff), not {raw_type!r}')
+        raise IllegalAction(f'"ranged_type" is physical (crossbow) or magic (staff), not {shown(raw_type)}')
     stars = int_field(action, "stars", 0, 4, default=0)
     return Merc(
         id=merc_id, name=name, owner=owner, base_health=health, health=health,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import board, mercs
 from companion.games.guilded.fields import bool_field, int_field, text_field
 from companion.games.guilded.state import GuildedState, Merc, Treasure
@@ -129,7 +129,7 @@ def unequip(state: GuildedState, action: Mapping[str, Any], events: list[Event])
             break
     else:
         held = ", ".join(t.name for t in merc.treasures) or "nothing"
-        raise IllegalAction(f"{state.label(merc)} has no treasure {name!r} equipped (it has {held})")
+        raise IllegalAction(f"{state.label(merc)} has no treasure {shown(name)} equipped (it has {held})")
     state = state.with_merc(replace(merc, treasures=merc.treasures[:i] + merc.treasures[i + 1:]))
     state = state.with_seat(seat, warchest=state.seats[seat].warchest + 1, unequipped=True)
     events.append(event("unequip", f"{state.label(merc)} unequips {merc.treasures[i].name} to the warchest.",

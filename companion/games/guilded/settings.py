@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import ConfigError, Rule
+from companion.games.base import ConfigError, Rule, shown
 from companion.games.guilded.formats import FORMATS
 
 RULES: tuple[Rule, ...] = (
@@ -137,7 +137,7 @@ def resolve_settings(config: Mapping[str, Any], n_players: int) -> Settings:
     key = str(values["format"])
     fmt = FORMATS.get(key)
     if fmt is None:
-        raise ConfigError(f"there is no format called {key!r} (formats: {', '.join(FORMATS)})")
+        raise ConfigError(f"there is no format called {shown(key)} (formats: {', '.join(FORMATS)})")
     if n_players not in fmt.seatings:
         raise ConfigError(f"{fmt.title} is played by {fmt.seating_words()}, not {n_players}")
     best_of = int(values["best_of"]) or fmt.best_of

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 from companion.games.guilded import statuses
 from companion.games.guilded.settings import Settings
 
@@ -276,6 +276,6 @@ def find_merc(state: GuildedState, ref: Any, what: str = "mercenary") -> Merc:
         return named[0]
     if named:
         ids = ", ".join(f"{state.players[m.owner]}'s {m.id}" for m in named)
-        raise IllegalAction(f"more than one mercenary is called {ref!r} ({ids}): name one by its id")
+        raise IllegalAction(f"more than one mercenary is called {shown(ref)} ({ids}): name one by its id")
     in_play = ", ".join(f"{m.id} {m.name}" for m in state.mercs) or "none"
-    raise IllegalAction(f"no mercenary {ref!r} is in play (in play: {in_play})")
+    raise IllegalAction(f"no mercenary {shown(ref)} is in play (in play: {in_play})")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ def find_status(name: str) -> StatusDef:
     """
     status = STATUSES.get(name.strip().lower())
     if status is None:
-        raise IllegalAction(f"there is no status called {name!r} (statuses: {', '.join(STATUSES)})")
+        raise IllegalAction(f"there is no status called {shown(name)} (statuses: {', '.join(STATUSES)})")
     return status
 
 

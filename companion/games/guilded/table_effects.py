@@ -14,11 +14,11 @@ from typing import Any
 
 from companion.games.base import Event, IllegalAction, event
 from companion.games.guilded import board, effects, outcome, statuses
+from companion.games.guilded.combat import strike
 from companion.games.guilded.damage import check_type
 from companion.games.guilded.fields import bool_field, int_field, optional_seat, seat_of, text_field
 from companion.games.guilded.mercs import STAT_FIELDS
 from companion.games.guilded.state import GuildedState, Merc, find_merc
-from companion.games.guilded.combat import strike
 
 
 def _in_play(state: GuildedState, action: Mapping[str, Any]) -> int | None:

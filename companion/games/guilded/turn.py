@@ -16,7 +16,6 @@ from companion.games.guilded import effects, phases
 from companion.games.guilded.fields import int_field, seat_of
 from companion.games.guilded.state import GuildedState, Merc, find_merc
 
-
 # -- who and when --------------------------------------------------------------------------
 
 

@@ -45,12 +45,12 @@ from typing import Any
 
 from companion.games.base import IllegalAction, Summary
 from companion.games.guilded import board, clock, phases, statuses
-from companion.games.guilded.setup import PILLARS, pillar_side
-from companion.games.guilded.state import COLS, PHASES, ROWS, GuildedState, Merc, Tile
 from companion.games.guilded.combat import blinded, why_cannot_attack
 from companion.games.guilded.legal import OPEN_FIELDS
 from companion.games.guilded.mercs import STAT_FIELDS
 from companion.games.guilded.movement import why_cannot_move
+from companion.games.guilded.setup import PILLARS, pillar_side
+from companion.games.guilded.state import COLS, PHASES, ROWS, GuildedState, Merc, Tile
 
 LOG_TAIL = 20
 

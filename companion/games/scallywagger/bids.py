@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 
 FACES = (1, 2, 3, 4, 5, 6)
 RAISE_RULES = ("any_face", "no_lower_face")
@@ -149,7 +149,7 @@ class Reveal:
 
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{what} must be a whole number, not {value!r}")
+        raise IllegalAction(f"{what} must be a whole number, not {shown(value)}")
     return value
 
 

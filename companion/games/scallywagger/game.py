@@ -19,6 +19,7 @@ from companion.games.base import (
     event,
     get_field,
     get_player,
+    shown,
 )
 from companion.games.scallywagger.bids import (
     ONES_BIDS,
@@ -330,11 +331,11 @@ def apply(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     if state.phase == "over":
         raise IllegalAction("the game is over")
     if "from" in action:
-        raise IllegalAction(f'take the measurement first: this action asks for the {action["from"]!r}')
+        raise IllegalAction(f'take the measurement first: this action asks for the {shown(action["from"])}')
     handler = _HANDLERS.get(kind)
     if handler is None:
         names = ", ".join(sorted(_HANDLERS))
-        raise IllegalAction(f"{TITLE} has no {kind!r} action (it has {names})")
+        raise IllegalAction(f"{TITLE} has no {shown(kind)} action (it has {names})")
     return handler(state, action)
 
 
@@ -407,7 +408,7 @@ def _held_card(state: ScallywaggerState, seat: int, action: Mapping[str, Any], k
     player = state.players[seat]
     words = "an Adventure card" if kind == "adventure" else "a Treasure card"
     if index is None:
-        raise IllegalAction(f"there is no card called {name!r} in this game")
+        raise IllegalAction(f"there is no card called {shown(name)} in this game")
     for pos in usable(state, seat, kind):
         if state.hands[seat][pos].card == index:
             return pos
@@ -427,7 +428,7 @@ def _held_card(state: ScallywaggerState, seat: int, action: Mapping[str, Any], k
         else:
             when = "before bidding"
         raise IllegalAction(f"{player} cannot use {card.name} now ({card.name} is used {when})")
-    raise IllegalAction(f"{player} does not hold {words} called {name!r}")
+    raise IllegalAction(f"{player} does not hold {words} called {shown(name)}")
 
 
 def _target(state: ScallywaggerState, seat: int, card: CardDef, action: Mapping[str, Any]) -> int | None:
@@ -662,7 +663,7 @@ def _draw(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     seat = _need_actor(state, action)
     deck = get_field(action, "deck", str).strip().lower()
     if deck not in DECKS:
-        raise IllegalAction(f'"deck" must be "treasure" or "adventure", not {action["deck"]!r}')
+        raise IllegalAction(f'"deck" must be "treasure" or "adventure", not {shown(action["deck"])}')
     pile = state.pile(deck)
     if pile.empty:
         raise IllegalAction(f"the {deck.title()} deck and its discard pile are empty; draw from the other deck")
@@ -671,7 +672,7 @@ def _draw(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     if name is not None:
         wanted = find_card(state.catalogue, name)
         if wanted is None or state.catalogue[wanted].deck != deck:
-            raise IllegalAction(f"there is no {deck.title()} card called {name!r} in this game")
+            raise IllegalAction(f"there is no {deck.title()} card called {shown(name)} in this game")
     player = state.players[seat]
     events: list[Event] = []
     if not pile.deck:
@@ -683,8 +684,8 @@ def _draw(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
         text = f"{player} draws the Treasure card {card.name} and lays it face up."
     else:
         text = f"{player} draws an Adventure card and keeps it concealed."
-    shown = {"card": card.name} if deck == "treasure" else {}
-    events.append(event("draw", text, player=player, deck=deck, **shown))
+    public = {"card": card.name} if deck == "treasure" else {}
+    events.append(event("draw", text, player=player, deck=deck, **public))
     hands = list(state.hands)
     hands[seat] = hands[seat] + (Held(card=card_index, drawn=state.turn),)
     state = set_pile(replace(state, hands=tuple(hands)), deck, pile)

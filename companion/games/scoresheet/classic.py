@@ -34,11 +34,13 @@ from companion.games.base import (
     get_field,
     get_player,
     resolve_config,
+    shown,
 )
 from companion.games.scoresheet import turn as turn_mod
 from companion.games.scoresheet.dice import keeps, show
 from companion.games.scoresheet.options import Option, options
-from companion.games.scoresheet.presets import PRESETS, sheet as build_sheet
+from companion.games.scoresheet.presets import PRESETS
+from companion.games.scoresheet.presets import sheet as build_sheet
 from companion.games.scoresheet.sheet import Column, Sheet, tally
 from companion.games.scoresheet.turn import MAX_ROLLS, Turn
 
@@ -148,7 +150,7 @@ class SheetGame:
             ]
         if kind == "score":
             return self._score(state, player, action)
-        raise IllegalAction(f"{self.TITLE} has no {kind!r} action (it has roll, confirm and score)")
+        raise IllegalAction(f"{self.TITLE} has no {shown(kind)} action (it has roll, confirm and score)")
 
     def _score(self, state: SheetState, player: str, action: Mapping[str, Any]) -> tuple[SheetState, list[Event]]:
         turn = state.turn
@@ -159,7 +161,7 @@ class SheetGame:
         name = get_field(action, "box", str)
         box = state.sheet.find(name)
         if box is None:
-            raise IllegalAction(f"{self.TITLE} has no box called {name!r} (boxes: {', '.join(state.sheet.keys)})")
+            raise IllegalAction(f"{self.TITLE} has no box called {shown(name)} (boxes: {', '.join(state.sheet.keys)})")
         choices = self.options(state)
         chosen = next((o for o in choices if o.box == box.key), None)
         if chosen is None:

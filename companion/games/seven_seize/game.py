@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from itertools import permutations
 from typing import Any
 
-from companion.games.base import ConfigError, Event, IllegalAction, Summary, action_type, check_players
+from companion.games.base import ConfigError, Event, IllegalAction, Summary, action_type, check_players, shown
 from companion.games.seven_seize.cards import Deck
 from companion.games.seven_seize.phases import (
     cards_still_out,
@@ -20,6 +20,7 @@ from companion.games.seven_seize.phases import (
     strumpet,
     strumpet_options,
 )
+from companion.games.seven_seize.plausible import check, pip_range
 from companion.games.seven_seize.state import (
     BOOTY,
     DIVVY,
@@ -34,7 +35,6 @@ from companion.games.seven_seize.state import (
     Settings,
 )
 from companion.games.seven_seize.summary import summary as _summary
-from companion.games.seven_seize.plausible import check, pip_range
 from companion.games.seven_seize.weighing import booty, weigh
 from companion.games.seven_seize.weighoff import PIPS, Reading
 
@@ -131,7 +131,7 @@ def apply(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, lis
     kind = action_type(action)
     handler = _HANDLERS.get(kind)
     if handler is None:
-        raise IllegalAction(f"{TITLE} has no {kind!r} action (it has {', '.join(_HANDLERS)})")
+        raise IllegalAction(f"{TITLE} has no {shown(kind)} action (it has {', '.join(_HANDLERS)})")
     if state.phase not in (SQUABBLE, DIVVY, SEIZE, WEIGHOFF):
         raise IllegalAction("the game is over")
     if state.pending is not None and kind != state.pending.kind:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event, get_field, get_player
+from companion.games.base import Event, IllegalAction, event, get_field, get_player, shown
 from companion.games.seven_seize import plausible
 from companion.games.seven_seize.plausible import Booty
 from companion.games.seven_seize.state import OVER, WEIGHOFF, SeizeState
@@ -97,7 +97,7 @@ def _from_weighing(data: Mapping[str, Any]) -> Reading:
 
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise IllegalAction(f'"{name}" must be a number, not {value!r}')
+        raise IllegalAction(f'"{name}" must be a number, not {shown(value)}')
     return float(value)
 
 

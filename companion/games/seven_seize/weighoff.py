@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from statistics import NormalDist
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 
 GRAMS, PIPS = "g", "pips"
 
@@ -229,7 +229,7 @@ class WeighOff:
         if pans not in (1, 2):
             raise ValueError(f"a balance has one or two pans, not {pans}")
         if unit not in (GRAMS, PIPS):
-            raise ValueError(f"weights are in grams or pips, not {unit!r}")
+            raise ValueError(f"weights are in grams or pips, not {shown(unit)}")
         if any(c < 0 for c in counts):
             raise ValueError("a collection cannot hold fewer than no pieces")
         coverage_factor(confidence)

@@ -19,10 +19,12 @@ from companion.games.base import (
     event,
     get_field,
     get_player,
+    shown,
 )
 from companion.games.scoresheet import turn as turn_mod
 from companion.games.scoresheet.dice import show
-from companion.games.scoresheet.options import Option, options as sheet_options
+from companion.games.scoresheet.options import Option
+from companion.games.scoresheet.options import options as sheet_options
 from companion.games.scoresheet.presets import swashbuckle as swashbuckle_sheet
 from companion.games.scoresheet.sheet import Column
 from companion.games.scoresheet.turn import MAX_ROLLS, Turn
@@ -96,7 +98,7 @@ def apply(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, lis
         return specials.remind(state, action)
     if kind not in ("roll", "confirm", "score", "pillage"):
         raise IllegalAction(
-            f"{TITLE} has no {kind!r} action (it has roll, confirm, score, pillage, curse, remind, roll_off"
+            f"{TITLE} has no {shown(kind)} action (it has roll, confirm, score, pillage, curse, remind, roll_off"
             ", etiquette, calculator)"
         )
     if state.phase == ROLL_OFF:
@@ -243,7 +245,7 @@ def _choose(state: SwashState, action: Mapping[str, Any]) -> Option:
     name = get_field(action, "box", str)
     box = state.sheet.find(name)
     if box is None:
-        raise IllegalAction(f"{TITLE} has no box called {name!r} (boxes: {', '.join(state.sheet.keys)})")
+        raise IllegalAction(f"{TITLE} has no box called {shown(name)} (boxes: {', '.join(state.sheet.keys)})")
     col = _column_field(state, action)
     choices = current_options(state)
     matches = [o for o in choices if o.box == box.key and (col is None or o.column == col)]
