@@ -700,13 +700,21 @@ def test_revealing_without_naming_the_card_needs_it_named_when_two_differ():
 
 
 def test_a_target_offered_to_an_adventure_card_that_names_nobody_is_refused():
-    plain = give(cards_game(), "Cy", "Fog", drawn=0)
-    assert [a for a in sw.legal_actions(plain) if a["type"] == "adventure"] == [{"type": "adventure", "player": "Cy"}]
     s = give(new(treasure_cards="Map:2", adventure_cards="Fog:2,Boarding:2:target-1"), "Cy", "Fog", drawn=0)
+    s = give(s, "Dee", "Boarding", drawn=0)
     offered = [a for a in sw.legal_actions(s) if a["type"] == "adventure"]
-    assert {"type": "adventure", "player": "Cy", "target": "Ana"} in offered, "a Boarding card would need a target"
+    assert offered == [{"type": "adventure", "player": "Cy"}, {"type": "adventure", "player": "Dee"}], \
+        "the same button whatever the card: no target, so nothing tells the cards apart"
     with pytest.raises(IllegalAction, match="Fog does not name a Captain"):
         act(s, type="adventure", player="Cy", target="Ana")
-    s = give(s, "Dee", "Boarding", drawn=0)
+    s, events = act(s, type="adventure", player="Dee")  # shows the Boarding: it names a Captain
+    assert events[0]["type"] == "adventure_shown" and "names the Captain it aims at" in events[0]["text"]
+    assert sw.legal_actions(s) == [{"type": "adventure", "player": "Dee", "target": t} for t in ("Ana", "Ben", "Cy")]
+    assert sw.summary(s).prompt == "Dee: name the Captain your Boarding aims at." and sw.summary(s).to_act == ("Dee",)
+    with pytest.raises(IllegalAction, match="first, Dee names the Captain Boarding aims at"):
+        act(s, **bid("Ana", 1, 6))
     s, events = act(s, type="adventure", player="Dee", target="Ana")
-    assert crew(s)["Ana"] == 4 and events[0]["card"] == "Boarding"
+    assert crew(s)["Ana"] == 4 and events[0]["card"] == "Boarding" and s.revealing is None
+    s = give(s, "Dee", "Boarding", drawn=0)
+    s, events = act(s, type="adventure", player="Dee", card="Boarding", target="Ben")  # in one go
+    assert crew(s)["Ben"] == 4

@@ -225,7 +225,23 @@ def apply(state: GuildedState, action: Mapping[str, Any]) -> tuple[GuildedState,
     return new, events
 
 
+def public_action(action: Mapping[str, Any]) -> dict[str, Any]:
+    """``action`` as the table may see it in the history: a deck list shows only its size
+    (which cards a player built with, and a Guild Master kept in the Guild Quarters, stay
+    theirs)."""
+    public = dict(action)
+    if public.get("type") == "deck":
+        cards = public.get("cards")
+        if isinstance(cards, list):
+            counts = [c.get("count", 1) if isinstance(c, Mapping) else 1 for c in cards]
+            public["cards"] = sum(n for n in counts if isinstance(n, int) and not isinstance(n, bool))
+        for extra in ("champion", "guild_master"):
+            if extra in public:
+                public[extra] = "(entered)"
+    return public
+
+
 __all__ = [
     "ACTIONS_HELP", "MAX_PLAYERS", "MIN_PLAYERS", "NAME", "RULES", "TITLE",
-    "apply", "initial_state", "legal_actions", "summary",
+    "apply", "initial_state", "legal_actions", "public_action", "summary",
 ]

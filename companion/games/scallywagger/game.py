@@ -236,14 +236,19 @@ def _card_actions(state: ScallywaggerState, seat: int, kind: str) -> list[dict[s
 
 
 def _public_adventure_actions(state: ScallywaggerState, seat: int) -> list[dict[str, Any]]:
+    """"Reveal an Adventure card", without naming it; a card that names a Captain then asks
+    its holder for one (:func:`_aim`)."""
     if not usable(state, seat, "adventure"):
         return []
+    return [{"type": "adventure", "player": state.players[seat]}]
+
+
+def _aim_actions(state: ScallywaggerState) -> list[dict[str, Any]]:
+    assert state.revealing is not None
+    seat, _ = state.revealing
     player = state.players[seat]
-    actions: list[dict[str, Any]] = [{"type": "adventure", "player": player}]
-    if any(c.deck == "adventure" and c.needs_target for c in state.catalogue):
-        actions += [{"type": "adventure", "player": player, "target": state.players[other]}
-                    for other in state.alive if other != seat]
-    return actions
+    return [{"type": "adventure", "player": player, "target": state.players[other]}
+            for other in state.alive if other != seat]
 
 
 def _named_card_actions(state: ScallywaggerState, seat: int, kind: str) -> list[dict[str, Any]]:
@@ -270,6 +275,8 @@ def legal_actions(state: ScallywaggerState) -> list[dict[str, Any]]:
         return []
     if phase == "setup":
         return [{"type": "first_captain", "player": p} for p in state.players]
+    if state.revealing is not None:
+        return _aim_actions(state)
     actor = state.players[state.actor]
     if phase == "treasure":
         return _card_actions(state, state.actor, "use") + [{"type": "pass", "player": actor}]
@@ -336,6 +343,10 @@ def apply(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     if handler is None:
         names = ", ".join(sorted(_HANDLERS))
         raise IllegalAction(f"{TITLE} has no {shown(kind)} action (it has {names})")
+    if state.revealing is not None and kind != "adventure":
+        holder, pos = state.revealing
+        name = state.catalogue[state.hands[holder][pos].card].name
+        raise IllegalAction(f"first, {state.players[holder]} names the Captain {name} aims at")
     return handler(state, action)
 
 
@@ -493,14 +504,25 @@ def _use(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywag
 def _adventure(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
     _need_phase(state, "bidding")
     seat = state.players.index(get_player(action, state.players))
+    if state.revealing is not None:
+        return _aim(state, seat, action)
     if action.get("card") is None:
         pos = _only_adventure_card(state, seat)
     else:
         pos = _held_card(state, seat, action, "adventure")
     held = state.hands[seat][pos]
     card = state.catalogue[held.card]
-    target = _target(state, seat, card, action)
     player = state.players[seat]
+    if card.needs_target and action.get("target") is None:
+        # shown before its target is named: the holder names one next
+        hand = list(state.hands[seat])
+        hand[pos] = replace(held, used=state.turn)
+        hands = list(state.hands)
+        hands[seat] = tuple(hand)
+        events = [event("adventure_shown", f"{player} reveals the Adventure card {card.name} ({card.effect_words()}): "
+                        f"{player} names the Captain it aims at.", player=player, card=card.name)]
+        return replace(state, hands=tuple(hands), revealing=(seat, pos)), events
+    target = _target(state, seat, card, action)
     on = f" on {state.players[target]}" if target is not None else ""
     events = [event("adventure", f"{player} reveals the Adventure card {card.name}{on}: {card.effect_words()}.",
                     player=player, card=card.name, target=state.players[target] if target is not None else None)]
@@ -509,6 +531,23 @@ def _adventure(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Sca
     hands = list(state.hands)
     hands[seat] = tuple(hand)
     return _apply_effect(replace(state, hands=tuple(hands)), seat, card, target, events), events
+
+
+def _aim(state: ScallywaggerState, seat: int, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
+    """The holder of an Adventure card just shown names the Captain it aims at."""
+    assert state.revealing is not None
+    holder, pos = state.revealing
+    card = state.catalogue[state.hands[holder][pos].card]
+    if seat != holder:
+        raise IllegalAction(f"first, {state.players[holder]} names the Captain {card.name} aims at")
+    if action.get("target") is None:
+        raise IllegalAction(f'{card.name} names a Captain: add the "target"')
+    target = _target(state, seat, card, action)
+    assert target is not None
+    player, aimed = state.players[seat], state.players[target]
+    events = [event("adventure", f"{player}'s {card.name} aims at {aimed}: {card.effect_words()}.",
+                    player=player, card=card.name, target=aimed)]
+    return _apply_effect(replace(state, revealing=None), seat, card, target, events), events
 
 
 def _quantity_face(action: Mapping[str, Any]) -> tuple[int, int]:
@@ -744,6 +783,10 @@ def summary(state: ScallywaggerState) -> Summary:
             "dice": list(state.reveal.dice) if state.reveal.dice is not None else None,
             "unsure": list(state.reveal.unsure), "count": state.reveal.count, "source": state.reveal.source,
         },
+        "revealing": None if state.revealing is None else {
+            "player": names[state.revealing[0]],
+            "card": state.catalogue[state.hands[state.revealing[0]][state.revealing[1]].card].name,
+        },
         "decks": {
             deck: {"deck": len(state.pile(deck).deck), "discard": len(state.pile(deck).discard),
                    "shuffles": state.pile(deck).shuffles}
@@ -762,6 +805,11 @@ def summary(state: ScallywaggerState) -> Summary:
                        "then name the winner.", False, (), detail)
     if state.phase == "treasure":
         return Summary(scores, (actor,), f"{actor} has priority: use a Treasure card or pass.", False, (), detail)
+    if state.revealing is not None:
+        holder, pos = state.revealing
+        name = state.catalogue[state.hands[holder][pos].card].name
+        return Summary(scores, (names[holder],), f"{names[holder]}: name the Captain your {name} aims at.",
+                       False, (), detail)
     if state.phase == "bidding":
         if bid is None:
             prompt = f"{actor} opens the bidding ({state.dice_on_table} dice on the table)."
@@ -799,7 +847,8 @@ def private_view(state: ScallywaggerState, player: str) -> PrivateView:
         for h in state.hands[seat]
         if state.catalogue[h.card].deck == "adventure" and not h.used
     )
-    actions = tuple(_named_card_actions(state, seat, "adventure")) if state.phase == "bidding" else ()
+    named = state.phase == "bidding" and state.revealing is None
+    actions = tuple(_named_card_actions(state, seat, "adventure")) if named else ()
     return PrivateView(player, concealed, actions, {"adventure_concealed": list(concealed)})
 
 

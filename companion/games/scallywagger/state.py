@@ -54,7 +54,8 @@ class ScallywaggerState:
 
     ``actor`` is the Captain the game waits on: priority holder, bidder, or drawer.
     ``declined`` lists who declined priority since the last card use; ``bids`` is this
-    turn's bidding, oldest first.
+    turn's bidding, oldest first. ``revealing`` holds an Adventure card just shown whose
+    holder must still name the Captain it aims at.
     """
 
     players: tuple[str, ...]
@@ -75,6 +76,8 @@ class ScallywaggerState:
     treasure: Pile
     adventure: Pile
     winner: int | None
+    #: An Adventure card shown without its target yet: (holder's seat, hand position).
+    revealing: tuple[int, int] | None = None
 
     @property
     def alive(self) -> tuple[int, ...]:
