@@ -10,7 +10,7 @@ from companion.cli.common import print_json
 from companion.games.scallywagger.bids import bid_words
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``odds`` command."""
     p = sub.add_parser(
         "odds",

@@ -12,7 +12,7 @@ from companion.games.scoresheet.options import Option, options
 from companion.games.scoresheet.presets import PRESETS
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``score`` command."""
     p = sub.add_parser(
         "score",

@@ -67,11 +67,19 @@ def parse_used(sheet: Sheet, text: str) -> Column:
 
 def add_sheet_arguments(p: argparse.ArgumentParser) -> None:
     """The ``--used`` and ``--rule`` options every score-sheet command takes."""
-    p.add_argument("--used", default="", metavar="BOX[=POINTS],...",
-                   help="boxes already filled: BOX counts as scored in full, BOX=0 as a zero, "
-                   "BOX=POINTS with those points")
-    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
-                   help="a sheet setting, e.g. joker=free (see `purser games --rules`)")
+    p.add_argument(
+        "--used",
+        default="",
+        metavar="BOX[=POINTS],...",
+        help="boxes already filled: BOX counts as scored in full, BOX=0 as a zero, BOX=POINTS with those points",
+    )
+    p.add_argument(
+        "--rule",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a sheet setting, e.g. joker=free (see `purser games --rules`)",
+    )
 
 
 def load_sheet(preset: str, rule_items: list[str]) -> tuple[str, Sheet]:
@@ -87,6 +95,7 @@ def load_sheet(preset: str, rule_items: list[str]) -> tuple[str, Sheet]:
     known = {r.key for r in PRESETS[name].rules}
     for key in rules:
         if key not in known:
-            raise ConfigError(f"{PRESETS[name].title} has no sheet setting {key!r} "
-                              f"(settings: {', '.join(sorted(known)) or 'none'})")
+            raise ConfigError(
+                f"{PRESETS[name].title} has no sheet setting {key!r} (settings: {', '.join(sorted(known)) or 'none'})"
+            )
     return name, build_sheet(name, rules)

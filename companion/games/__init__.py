@@ -57,7 +57,8 @@ def find_game(name: str) -> Game:
     """
     module_name, attribute, _ = _REGISTRY[_canonical(name)]
     module = importlib.import_module(module_name)
-    return getattr(module, attribute) if attribute else module  # type: ignore[return-value]
+    found: Game = getattr(module, attribute) if attribute else module
+    return found
 
 
 def list_games() -> list[Game]:

@@ -111,9 +111,7 @@ class Rule:
             else:
                 parsed = str(value)
         except (TypeError, ValueError):
-            raise ConfigError(
-                f"house rule {shown(self.key)} needs {_kind_words(kind)}, not {shown(value)}"
-            ) from None
+            raise ConfigError(f"house rule {shown(self.key)} needs {_kind_words(kind)}, not {shown(value)}") from None
         if self.choices is not None and parsed not in self.choices:
             options = ", ".join(str(c) for c in self.choices)
             raise ConfigError(f"house rule {shown(self.key)} must be one of: {options} (got {shown(value)})")

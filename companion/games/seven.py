@@ -199,7 +199,9 @@ def _play_total(state: SevenState, action: Mapping[str, Any]) -> tuple[int, int 
     total = get_field(action, "total", int, optional=True)
     on = get_field(action, "on", str, optional=True)
     if card is None and total is None:
-        raise IllegalAction('a play needs the "card" laid (with "on": "hole" or "number") or the "total" the pile shows')
+        raise IllegalAction(
+            'a play needs the "card" laid (with "on": "hole" or "number") or the "total" the pile shows'
+        )
     if card is not None and not 1 <= card <= state.highest_card:
         raise IllegalAction(f"cards are numbered 1 to {state.highest_card}; there is no {card}")
     if card is None:
@@ -298,10 +300,14 @@ def _play(state: SevenState, seat: int, action: Mapping[str, Any]) -> tuple[Seve
     if not starting_without_draw:
         state = _draw(state, seat, events)
     elif state.hands[seat] == 0 and state.finish_on == "seven":
-        events.append(event(
-            "no_seven", f"{player} laid their last card without making {TARGET}: a round is won only by reaching "
-            f"{TARGET} with the last card, so {player} draws a card and plays on.", player=player,
-        ))
+        events.append(
+            event(
+                "no_seven",
+                f"{player} laid their last card without making {TARGET}: a round is won only by reaching "
+                f"{TARGET} with the last card, so {player} draws a card and plays on.",
+                player=player,
+            )
+        )
         state = _draw(state, seat, events)
     return _advance(state, seat, events)
 
@@ -310,8 +316,11 @@ def _draw(state: SevenState, seat: int, events: list[Event]) -> SevenState:
     """One card from the draw pile to ``seat``, reshuffling set-aside cards when it is empty."""
     if state.draw_pile == 0 and state.set_aside > 0:
         events.append(
-            event("reshuffle", f"The draw pile is empty: shuffle the {state.set_aside} set-aside cards into a new one.",
-                  cards=state.set_aside)
+            event(
+                "reshuffle",
+                f"The draw pile is empty: shuffle the {state.set_aside} set-aside cards into a new one.",
+                cards=state.set_aside,
+            )
         )
         state = replace(state, draw_pile=state.set_aside, set_aside=0)
     if state.draw_pile == 0:
@@ -331,8 +340,12 @@ def _advance(state: SevenState, seat: int, events: list[Event]) -> tuple[SevenSt
             finishing.append(i)
             place = len(finishing)
             events.append(
-                event("finished", f"{state.players[i]} has no cards left and finishes {_ordinal(place)}.",
-                      player=state.players[i], place=place)
+                event(
+                    "finished",
+                    f"{state.players[i]} has no cards left and finishes {_ordinal(place)}.",
+                    player=state.players[i],
+                    place=place,
+                )
             )
     state = replace(state, finishing=tuple(finishing))
     remaining = state.in_play
@@ -359,26 +372,39 @@ def _end_round(state: SevenState, events: list[Event]) -> tuple[SevenState, list
         chips[seat] += award
         if award:
             events.append(
-                event("chips", f"{state.players[seat]} ({_ordinal(place + 1)}) receives {award} chip{'s' * (award != 1)}.",
-                      player=state.players[seat], chips=award)
+                event(
+                    "chips",
+                    f"{state.players[seat]} ({_ordinal(place + 1)}) receives {award} chip{'s' * (award != 1)}.",
+                    player=state.players[seat],
+                    chips=award,
+                )
             )
-    results = state.round_results + (tuple(order),)
+    results = (*state.round_results, tuple(order))
     state = replace(state, chips=tuple(chips), chips_left=left if limited else state.chips_left, round_results=results)
     over = (left == 0) if limited else (state.round >= state.rounds)
     if over:
         best = max(chips)
         winners = [state.players[i] for i, c in enumerate(chips) if c == best]
-        events.append(event("game_over", f"Game over: {' and '.join(winners)} win{'s' * (len(winners) == 1)} with {best} chips.",
-                            winners=winners))
+        events.append(
+            event(
+                "game_over",
+                f"Game over: {' and '.join(winners)} win{'s' * (len(winners) == 1)} with {best} chips.",
+                winners=winners,
+            )
+        )
         return replace(state, over=True, turn=0), events
     starter = {
         "round_winner": order[0],
         "last_place": order[-1],
     }.get(state.next_round_starter, (state.round_starter + 1) % n)
     events.append(
-        event("round", f"Round {state.round + 1}: deal {state.hand_size} card{'s' * (state.hand_size != 1)} each; "
-                    f"{state.players[starter]} starts.",
-              round=state.round + 1, starter=state.players[starter])
+        event(
+            "round",
+            f"Round {state.round + 1}: deal {state.hand_size} card{'s' * (state.hand_size != 1)} each; "
+            f"{state.players[starter]} starts.",
+            round=state.round + 1,
+            starter=state.players[starter],
+        )
     )
     return _deal(state, state.round + 1, starter), events
 
@@ -392,12 +418,12 @@ def _ordinal(n: int) -> str:
 
 def summary(state: SevenState) -> Summary:
     """Chips so far, who plays next and what they may do."""
-    scores = {p: float(c) for p, c in zip(state.players, state.chips)}
+    scores = {p: float(c) for p, c in zip(state.players, state.chips, strict=False)}
     detail = {
         "round": state.round,
         "total": state.total,
         "top": state.top,
-        "hands": dict(zip(state.players, state.hands)),
+        "hands": dict(zip(state.players, state.hands, strict=False)),
         "draw_pile": state.draw_pile,
         "pile": state.pile,
         "set_aside": state.set_aside,
@@ -407,7 +433,7 @@ def summary(state: SevenState) -> Summary:
     }
     if state.over:
         best = max(state.chips)
-        winners = tuple(p for p, c in zip(state.players, state.chips) if c == best)
+        winners = tuple(p for p, c in zip(state.players, state.chips, strict=False) if c == best)
         return Summary(scores, (), f"Game over: {' and '.join(winners)} won with {best} chips.", True, winners, detail)
     player = state.players[state.turn]
     if state.pile == 0:

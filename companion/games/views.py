@@ -51,9 +51,7 @@ def private_view(game: Game, state: Any, player: str) -> PrivateView:
     return view
 
 
-def public_history(
-    game: Game, entries: Iterable[tuple[Mapping[str, Any], list[Event]]]
-) -> list[dict[str, Any]]:
+def public_history(game: Game, entries: Iterable[tuple[Mapping[str, Any], list[Event]]]) -> list[dict[str, Any]]:
     """``(action, events)`` pairs as the table may see them: public actions and their events' text."""
     return [
         {

@@ -20,24 +20,28 @@ def test_expected_score_of_a_fresh_game(purser, cached):
 
 
 def test_hint_for_a_roll_as_json(purser, cached):
-    out = purser.run("advise", "yahtzee", "--dice", "4", "4", "4", "2", "6", "--rolls-left", "2",
-                     "--rule", "joker=free", "--json").stdout
+    out = purser.run(
+        "advise", "yahtzee", "--dice", "4", "4", "4", "2", "6", "--rolls-left", "2", "--rule", "joker=free", "--json"
+    ).stdout
     data = json.loads(out)
     assert data["best"]["hold"] == [4, 4, 4]
     assert data["choices"][0] == data["best"]
 
 
 def test_box_advice_with_used_boxes(purser, cached):
-    out = purser.run("advise", "yahtzee", "--dice", "6", "6", "6", "6", "6", "--used", "sixes,yahtzee=50",
-                     "--rule", "joker=free").stdout
+    out = purser.run(
+        "advise", "yahtzee", "--dice", "6", "6", "6", "6", "6", "--used", "sixes,yahtzee=50", "--rule", "joker=free"
+    ).stdout
     assert "best to score" in out and "Large Straight 40" in out
 
 
 @pytest.mark.parametrize(
     "args, words, code",
-    [(["chess", "--expected"], "no score sheet called 'chess'", 2),
-     (["yahtzee", "--rule", "joker=free"], "give --dice", 2),
-     (["yahtzee", "--dice", "1", "2", "3", "4", "9", "--rule", "joker=free"], "1 to 6", 2)],
+    [
+        (["chess", "--expected"], "no score sheet called 'chess'", 2),
+        (["yahtzee", "--rule", "joker=free"], "give --dice", 2),
+        (["yahtzee", "--dice", "1", "2", "3", "4", "9", "--rule", "joker=free"], "1 to 6", 2),
+    ],
 )
 def test_bad_requests_are_clear_errors(purser, cached, args, words, code):
     assert words in purser.run("advise", *args, expect=code).stderr

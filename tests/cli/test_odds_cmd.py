@@ -15,7 +15,9 @@ def test_odds_prints_both_probabilities(purser):
 
 
 def test_odds_json_with_wild_ones(purser):
-    data = json.loads(purser.run("odds", "--dice", "20", "--bid", "5x4", "--own", "4,4,2,6,1", "--wild-ones", "--json").stdout)
+    data = json.loads(
+        purser.run("odds", "--dice", "20", "--bid", "5x4", "--own", "4,4,2,6,1", "--wild-ones", "--json").stdout
+    )
     assert data["wild_ones"] is True and data["own_count"] == 3 and data["need"] == 2
     # two of fifteen unseen dice count, each with chance 1/3: C(15,2) 2^13 / 3^15
     assert data["exact_fraction"] == "286720/4782969"

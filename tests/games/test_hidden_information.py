@@ -71,9 +71,12 @@ def test_the_random_scallywagger_games_do_conceal_cards():
     """The property above is not empty: a plain game reaches concealed Adventure cards."""
     game = find_game("scallywagger")
     state = game.initial_state(resolve_config(game.RULES, SCALLY_RULES), ("Ana", "Ben"), 3)
-    for action in ({"type": "bid", "player": "Ana", "quantity": 1, "face": 6},
-                   {"type": "call", "player": "Ben"}, {"type": "reveal", "count": 0},
-                   {"type": "draw", "player": "Ben", "deck": "adventure"}):
+    for action in (
+        {"type": "bid", "player": "Ana", "quantity": 1, "face": 6},
+        {"type": "call", "player": "Ben"},
+        {"type": "reveal", "count": 0},
+        {"type": "draw", "player": "Ben", "deck": "adventure"},
+    ):
         state, events = game.apply(state, action)
     concealed = _concealed(game, state)
     assert len(concealed) == 1 and concealed <= set(ADVENTURES)
@@ -81,12 +84,15 @@ def test_the_random_scallywagger_games_do_conceal_cards():
 
 
 deck_cards = st.lists(
-    st.fixed_dictionaries({
-        "name": st.text("abcdefghij", min_size=6, max_size=10).map(lambda s: "Secret" + s),
-        "stars": st.integers(1, 3),
-        "count": st.integers(1, 4),
-    }),
-    min_size=1, max_size=12,
+    st.fixed_dictionaries(
+        {
+            "name": st.text("abcdefghij", min_size=6, max_size=10).map(lambda s: "Secret" + s),
+            "stars": st.integers(1, 3),
+            "count": st.integers(1, 4),
+        }
+    ),
+    min_size=1,
+    max_size=12,
 )
 
 
@@ -96,8 +102,9 @@ def test_a_guilded_deck_list_is_public_only_as_its_size(cards, master):
     game = find_game("guilded")
     total = sum(c["count"] for c in cards)
     for fmt, extra in (("standard", {}), ("guild_master", {"guild_master": {"name": master, "stars": 3}})):
-        state = game.initial_state(resolve_config(game.RULES, {"format": fmt, "deck_size": total,
-                                                               "deck_size_exact": True}), ("Ana", "Ben"), 1)
+        state = game.initial_state(
+            resolve_config(game.RULES, {"format": fmt, "deck_size": total, "deck_size_exact": True}), ("Ana", "Ben"), 1
+        )
         action = {"type": "deck", "player": "Ana", "cards": cards, **extra}
         try:
             state, events = game.apply(state, action)
@@ -134,8 +141,11 @@ def _concrete(game: Any, state: Any, action: dict[str, Any], data: st.DataObject
     action = {k: v for k, v in action.items() if k != "from"}
     if action["type"] in ("roll", "roll_off"):
         kept = len(action.get("keep", []))
-        return [{**action, "dice": data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n), label="dice")}
-                for n in (5 - kept, 4 - kept, 1) if n > 0]
+        return [
+            {**action, "dice": data.draw(st.lists(st.integers(1, 6), min_size=n, max_size=n), label="dice")}
+            for n in (5 - kept, 4 - kept, 1)
+            if n > 0
+        ]
     if action["type"] == "weigh":
         pieces = state.weighoff.on_pan(action["player"])
         return [{**action, "grams": round(pieces * 4.0 + data.draw(st.floats(0, 1), label="g"), 2)}]
@@ -147,8 +157,11 @@ def _concrete(game: Any, state: Any, action: dict[str, Any], data: st.DataObject
 @pytest.mark.parametrize("name", game_names())
 def test_every_accepted_action_leaves_words_in_the_history(name, data):
     game = find_game(name)
-    state = game.initial_state(resolve_config(game.RULES), ("Ana", "Ben", "Cy") if name != "guilded" else
-                               ("Ana", "Ben"), data.draw(st.integers(0, 999), label="seed"))
+    state = game.initial_state(
+        resolve_config(game.RULES),
+        ("Ana", "Ben", "Cy") if name != "guilded" else ("Ana", "Ben"),
+        data.draw(st.integers(0, 999), label="seed"),
+    )
     for _ in range(80):
         legal = game.legal_actions(state)
         if not legal:

@@ -36,9 +36,16 @@ def test_each_house_rule_is_listed_and_documented(name, listed):
 
 @pytest.mark.parametrize(
     "name, key",
-    [("seven", "finish_on"), ("seven-seize", "lightest_piece_g"), ("seven-seize", "heaviest_piece_g"),
-     ("seven-seize", "piece_spread"), ("swashbuckle", "pillage_once"), ("swashbuckle", "davy_jones"),
-     ("guilded", "attack_range"), ("guilded", "acquire_last_loot")],
+    [
+        ("seven", "finish_on"),
+        ("seven-seize", "lightest_piece_g"),
+        ("seven-seize", "heaviest_piece_g"),
+        ("seven-seize", "piece_spread"),
+        ("swashbuckle", "pillage_once"),
+        ("swashbuckle", "davy_jones"),
+        ("guilded", "attack_range"),
+        ("guilded", "acquire_last_loot"),
+    ],
 )
 def test_the_new_house_rules_exist(name, key):
     assert key in {r.key for r in find_game(name).RULES}

@@ -40,8 +40,14 @@ def _weigh(action: dict, state, weights: dict, data: st.DataObject) -> dict:
     grams = round(sum(weights[name][: wo.on_pan(name)]), 2)
     if data.draw(st.booleans(), label="from scale"):
         u = data.draw(st.floats(0.001, 0.5), label="u")
-        weighing = {"grams": grams, "uncertainty_g": u, "samples": 40, "channel": action["channel"],
-                    "calibration": "test", "raw_counts": [1, 2, 3]}
+        weighing = {
+            "grams": grams,
+            "uncertainty_g": u,
+            "samples": 40,
+            "channel": action["channel"],
+            "calibration": "test",
+            "raw_counts": [1, 2, 3],
+        }
         return {"type": "weigh", "player": action["player"], "weighing": weighing}
     return {"type": "weigh", "player": action["player"], "grams": grams}
 
@@ -101,14 +107,35 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=8,
 )
-fields = st.sampled_from(["player", "card", "red", "black", "captain", "order", "choice", "victim", "for",
-                          "returned", "pieces", "stash", "grams", "uncertainty_g", "pips", "weighing"])
+fields = st.sampled_from(
+    [
+        "player",
+        "card",
+        "red",
+        "black",
+        "captain",
+        "order",
+        "choice",
+        "victim",
+        "for",
+        "returned",
+        "pieces",
+        "stash",
+        "grams",
+        "uncertainty_g",
+        "pips",
+        "weighing",
+    ]
+)
 kinds = st.sampled_from(["reveal", "captain", "divvy", "order", "quartermaster", "strumpet", "pick", "weigh", "x"])
 
 
 @settings(max_examples=300, deadline=None)
-@given(kind=kinds, body=st.dictionaries(fields, json_values | st.sampled_from(["Ana", "Ben", "QH", "red"]), max_size=5),
-       phase=st.integers(0, 4))
+@given(
+    kind=kinds,
+    body=st.dictionaries(fields, json_values | st.sampled_from(["Ana", "Ben", "QH", "red"]), max_size=5),
+    phase=st.integers(0, 4),
+)
 def test_arbitrary_actions_are_refused_cleanly_or_accepted(kind, body, phase):
     state = _states()[phase]
     try:

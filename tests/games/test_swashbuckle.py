@@ -87,7 +87,7 @@ def test_a_captain_who_is_not_seated_changes_nothing():
     "dice, starter",
     [
         ({"Ana": 3, "Ben": 5, "Cy": 2}, "Ben"),
-        ({"Ana": 6, "Ben": 6, "Cy": 2}, "Cy"),      # tied sixes count 0
+        ({"Ana": 6, "Ben": 6, "Cy": 2}, "Cy"),  # tied sixes count 0
         ({"Ana": 1, "Ben": 4, "Cy": 4}, "Ana"),
     ],
 )
@@ -308,8 +308,9 @@ def test_piracy_rolls_all_five_again_and_steals_the_sum_from_a_chosen_player():
     t.score("Ana", "piracy")
     assert t.state.turn.piracy and "Piracy!" in t.summary.prompt
     t.refused("Piracy roll", type="score", player="Ana", box="flotsam")
-    t.refused("the Piracy roll is all five dice: nothing can be held", type="roll", player="Ana", keep=[2],
-              dice=[1, 2, 3, 4])
+    t.refused(
+        "the Piracy roll is all five dice: nothing can be held", type="roll", player="Ana", keep=[2], dice=[1, 2, 3, 4]
+    )
     t.roll("Ana", [6, 6, 5, 4, 1])
     assert "choose whom to pillage (Ben, Cy)" in t.summary.prompt
     t.refused("single roll", type="roll", player="Ana", dice=[1, 2, 3, 4, 5])
@@ -414,7 +415,8 @@ def test_pillage_once_house_rule(rule):
         assert t.sheet("Ana")["pillaged_by"] == "Ben"
     else:  # Ana has pillaged, Cy has been pillaged: nobody is left for Ben
         assert "cannot be pillaged (house rule pillage_once=either)" in str(
-            _refusal(t, type="pillage", player="Ben", target="Ana"))
+            _refusal(t, type="pillage", player="Ben", target="Ana")
+        )
         assert targets == [] and "score it in Piracy (nobody is left to pillage)" in t.summary.prompt
         t.score("Ben", "piracy")
         assert t.sheet("Ana")["pillaged_by"] is None
@@ -495,11 +497,21 @@ def _play_out(t, player, plan):
 
 
 SOLO_PLAN = [
-    ([1, 1, 1, 1, 2], "ones"), ([2, 2, 2, 2, 1], "twos"), ([3, 3, 3, 3, 1], "threes"), ([4, 4, 4, 4, 1], "fours"),
-    ([5, 5, 5, 5, 1], "fives"), ([6, 6, 6, 6, 1], "sixes"), ([6, 6, 6, 1, 2], "three_alike"),
-    ([5, 5, 5, 5, 6], "four_alike"), ([1, 1, 1, 1, 6], "aces_high"), ([2, 2, 3, 3, 3], "full_boat"),
-    ([1, 2, 3, 4, 6], "succession_4"), ([2, 3, 4, 5, 6], "succession_5"), ([1, 1, 2, 2, 2], "pieces_of_8"),
-    ([6, 6, 5, 5, 4], "flotsam"), ([4, 4, 4, 4, 4], "swashbuckle"),
+    ([1, 1, 1, 1, 2], "ones"),
+    ([2, 2, 2, 2, 1], "twos"),
+    ([3, 3, 3, 3, 1], "threes"),
+    ([4, 4, 4, 4, 1], "fours"),
+    ([5, 5, 5, 5, 1], "fives"),
+    ([6, 6, 6, 6, 1], "sixes"),
+    ([6, 6, 6, 1, 2], "three_alike"),
+    ([5, 5, 5, 5, 6], "four_alike"),
+    ([1, 1, 1, 1, 6], "aces_high"),
+    ([2, 2, 3, 3, 3], "full_boat"),
+    ([1, 2, 3, 4, 6], "succession_4"),
+    ([2, 3, 4, 5, 6], "succession_5"),
+    ([1, 1, 2, 2, 2], "pieces_of_8"),
+    ([6, 6, 5, 5, 4], "flotsam"),
+    ([4, 4, 4, 4, 4], "swashbuckle"),
 ]
 
 
@@ -534,7 +546,7 @@ def test_perfect_storm_plays_every_column_and_asks_which():
     t.score("Ana", "full_boat")  # only column 1 is left open for it
     assert t.box("Ana", "full_boat", column=0) == 25
     turns = 2
-    while not t.state.phase == "over":
+    while t.state.phase != "over":
         t.roll("Ana", [1, 2, 3, 5, 6])
         action = next(a for a in SWASH.legal_actions(t.state) if a["type"] == "score")
         t.do(**action)
@@ -551,8 +563,10 @@ def test_perfect_storm_plays_every_column_and_asks_which():
 
 def test_camera_dice_that_are_unsure_must_be_confirmed_before_anything_is_decided():
     t = Table()
-    camera = {"dice": [{"value": v, "box": [0, 0, 1, 1], "confidence": 0.5, "unsure": v == 3}
-                       for v in (1, 1, 1, 3, 3)], "unsure": 2}
+    camera = {
+        "dice": [{"value": v, "box": [0, 0, 1, 1], "confidence": 0.5, "unsure": v == 3} for v in (1, 1, 1, 3, 3)],
+        "unsure": 2,
+    }
     t.roll("Ana", None, detections=camera)
     assert t.state.turn.dice.pending is not None and "confirm" in t.summary.prompt
     assert SWASH.legal_actions(t.state)[0] == {"type": "confirm", "player": "Ana", "dice": [1, 1, 1, 3, 3]}

@@ -27,63 +27,79 @@ def turn(player, dice, box):
 # Seating Ana, Ben, Cy. Roll-off: Ana 5, Ben 5 (tied: both count 0), Cy 2 -> Cy starts,
 # then Ana, then Ben. Each list is one player's 16 turns in order.
 CY = [
-    turn("Cy", [6, 6, 6, 6, 6], "swashbuckle"),                      # 50
-    turn("Cy", [6, 6, 6, 6, 6], "sixes"),                            # 30 + X
-    [roll("Cy", [1, 2, 3, 4, 5]), score("Cy", "piracy"),
-     roll("Cy", [6, 6, 5, 5, 4]), {"type": "pillage", "player": "Cy", "target": "Ana"}],   # 26 from Ana
-    turn("Cy", [5, 5, 5, 2, 2], "full_boat"),                        # 25
-    turn("Cy", [5, 5, 5, 5, 1], "fives"),                            # 20
-    turn("Cy", [4, 4, 4, 4, 2], "fours"),                            # 16
-    turn("Cy", [3, 3, 3, 3, 6], "threes"),                           # 12
-    turn("Cy", [2, 2, 2, 2, 1], "twos"),                             # 8
-    turn("Cy", [1, 1, 1, 1, 1], "aces_high"),                        # 40 + X
-    turn("Cy", [6, 6, 6, 5, 4], "three_alike"),                      # 27
-    turn("Cy", [6, 6, 6, 6, 5], "four_alike"),                       # 29
-    turn("Cy", [2, 3, 4, 5, 5], "succession_4"),                     # 30
-    turn("Cy", [2, 3, 4, 5, 6], "succession_5"),                     # 40
-    turn("Cy", [1, 1, 2, 2, 2], "pieces_of_8"),                      # 30
-    turn("Cy", [6, 6, 5, 5, 3], "flotsam"),                          # 25
-    turn("Cy", [1, 1, 1, 1, 2], "ones"),                             # 4
+    turn("Cy", [6, 6, 6, 6, 6], "swashbuckle"),  # 50
+    turn("Cy", [6, 6, 6, 6, 6], "sixes"),  # 30 + X
+    [
+        roll("Cy", [1, 2, 3, 4, 5]),
+        score("Cy", "piracy"),
+        roll("Cy", [6, 6, 5, 5, 4]),
+        {"type": "pillage", "player": "Cy", "target": "Ana"},
+    ],  # 26 from Ana
+    turn("Cy", [5, 5, 5, 2, 2], "full_boat"),  # 25
+    turn("Cy", [5, 5, 5, 5, 1], "fives"),  # 20
+    turn("Cy", [4, 4, 4, 4, 2], "fours"),  # 16
+    turn("Cy", [3, 3, 3, 3, 6], "threes"),  # 12
+    turn("Cy", [2, 2, 2, 2, 1], "twos"),  # 8
+    turn("Cy", [1, 1, 1, 1, 1], "aces_high"),  # 40 + X
+    turn("Cy", [6, 6, 6, 5, 4], "three_alike"),  # 27
+    turn("Cy", [6, 6, 6, 6, 5], "four_alike"),  # 29
+    turn("Cy", [2, 3, 4, 5, 5], "succession_4"),  # 30
+    turn("Cy", [2, 3, 4, 5, 6], "succession_5"),  # 40
+    turn("Cy", [1, 1, 2, 2, 2], "pieces_of_8"),  # 30
+    turn("Cy", [6, 6, 5, 5, 3], "flotsam"),  # 25
+    turn("Cy", [1, 1, 1, 1, 2], "ones"),  # 4
 ]
 ANA = [
-    turn("Ana", [1, 1, 1, 3, 3], "full_boat") + [{"type": "curse", "player": "Ana", "target": "Ben"}],  # 25
-    [roll("Ana", [6, 6, 2, 3, 1]), roll("Ana", [6, 4, 1], keep=[6, 6]), roll("Ana", [6, 2], keep=[6, 6, 6]),
-     roll("Ana", [6], keep=[6, 6, 6, 6], hornswaggle=True), score("Ana", "swashbuckle")],          # 50, -15
-    turn("Ana", [4, 4, 4, 4, 4], "fours"),                           # 20 + X
-    turn("Ana", [3, 3, 3, 1, 2], "threes"),                          # 9
-    turn("Ana", [5, 5, 5, 1, 2], "fives"),                           # 15
-    turn("Ana", [6, 6, 6, 2, 1], "sixes"),                           # 18
-    turn("Ana", [2, 2, 2, 6, 6], "twos"),                            # 6
-    turn("Ana", [1, 1, 1, 5, 6], "ones"),                            # 3
-    turn("Ana", [5, 5, 5, 6, 6], "three_alike"),                     # 27
-    turn("Ana", [3, 3, 3, 3, 2], "four_alike"),                      # 14
-    turn("Ana", [1, 2, 3, 4, 6], "succession_4"),                    # 30
-    turn("Ana", [1, 2, 3, 4, 5], "succession_5"),                    # 40
-    turn("Ana", [1, 1, 1, 1, 5], "aces_high"),                       # 40
-    turn("Ana", [2, 4, 6, 6, 3], "flotsam"),                         # 21
-    turn("Ana", [2, 3, 4, 6, 6], "piracy"),                          # nothing scores: scuttled, 0
-    turn("Ana", [1, 1, 2, 2, 2], "pieces_of_8"),                     # 30
+    [*turn("Ana", [1, 1, 1, 3, 3], "full_boat"), {"type": "curse", "player": "Ana", "target": "Ben"}],  # 25
+    [
+        roll("Ana", [6, 6, 2, 3, 1]),
+        roll("Ana", [6, 4, 1], keep=[6, 6]),
+        roll("Ana", [6, 2], keep=[6, 6, 6]),
+        roll("Ana", [6], keep=[6, 6, 6, 6], hornswaggle=True),
+        score("Ana", "swashbuckle"),
+    ],  # 50, -15
+    turn("Ana", [4, 4, 4, 4, 4], "fours"),  # 20 + X
+    turn("Ana", [3, 3, 3, 1, 2], "threes"),  # 9
+    turn("Ana", [5, 5, 5, 1, 2], "fives"),  # 15
+    turn("Ana", [6, 6, 6, 2, 1], "sixes"),  # 18
+    turn("Ana", [2, 2, 2, 6, 6], "twos"),  # 6
+    turn("Ana", [1, 1, 1, 5, 6], "ones"),  # 3
+    turn("Ana", [5, 5, 5, 6, 6], "three_alike"),  # 27
+    turn("Ana", [3, 3, 3, 3, 2], "four_alike"),  # 14
+    turn("Ana", [1, 2, 3, 4, 6], "succession_4"),  # 30
+    turn("Ana", [1, 2, 3, 4, 5], "succession_5"),  # 40
+    turn("Ana", [1, 1, 1, 1, 5], "aces_high"),  # 40
+    turn("Ana", [2, 4, 6, 6, 3], "flotsam"),  # 21
+    turn("Ana", [2, 3, 4, 6, 6], "piracy"),  # nothing scores: scuttled, 0
+    turn("Ana", [1, 1, 2, 2, 2], "pieces_of_8"),  # 30
 ]
 BEN = [
-    [roll("Ben", [4, 4, 4, 2, 5]),                                   # cursed, but rolled five dice
-     {"type": "remind", "player": "Cy", "remove": 5},               # reminded: Ana's pick, the 5, goes
-     roll("Ben", [4], keep=[4, 4, 4]), score("Ben", "four_alike")],  # 4 4 4 4 cursed: 16 x 2 = 32
-    [roll("Ben", [2, 3, 4, 5, 6]), score("Ben", "piracy"),
-     roll("Ben", [3, 3, 4, 4, 5]), {"type": "pillage", "player": "Ben", "target": "Cy"}],   # 19 from Cy
-    turn("Ben", [1, 1, 1, 2, 2], "full_boat"),                       # 25
-    turn("Ben", [6, 6, 6, 1, 2], "sixes"),                           # 18
-    turn("Ben", [5, 5, 1, 2, 3], "fives"),                           # 10
-    turn("Ben", [4, 4, 1, 2, 6], "fours"),                           # 8
-    turn("Ben", [3, 3, 1, 2, 6], "threes"),                          # 6
-    turn("Ben", [2, 2, 1, 5, 6], "twos"),                            # 4
-    turn("Ben", [1, 5, 5, 6, 6], "ones"),                            # 1
-    turn("Ben", [6, 6, 6, 5, 5], "three_alike"),                     # 28
-    turn("Ben", [1, 2, 3, 4, 6], "succession_4"),                    # 30
-    turn("Ben", [2, 3, 4, 5, 6], "succession_5"),                    # 40
-    turn("Ben", [1, 1, 1, 1, 4], "aces_high"),                       # 40
-    turn("Ben", [1, 1, 1, 1, 4], "pieces_of_8"),                     # 30
-    turn("Ben", [5, 5, 6, 6, 6], "flotsam"),                         # 28
-    turn("Ben", [3, 3, 3, 3, 3], "swashbuckle"),                     # 50 (his first: no X)
+    [
+        roll("Ben", [4, 4, 4, 2, 5]),  # cursed, but rolled five dice
+        {"type": "remind", "player": "Cy", "remove": 5},  # reminded: Ana's pick, the 5, goes
+        roll("Ben", [4], keep=[4, 4, 4]),
+        score("Ben", "four_alike"),
+    ],  # 4 4 4 4 cursed: 16 x 2 = 32
+    [
+        roll("Ben", [2, 3, 4, 5, 6]),
+        score("Ben", "piracy"),
+        roll("Ben", [3, 3, 4, 4, 5]),
+        {"type": "pillage", "player": "Ben", "target": "Cy"},
+    ],  # 19 from Cy
+    turn("Ben", [1, 1, 1, 2, 2], "full_boat"),  # 25
+    turn("Ben", [6, 6, 6, 1, 2], "sixes"),  # 18
+    turn("Ben", [5, 5, 1, 2, 3], "fives"),  # 10
+    turn("Ben", [4, 4, 1, 2, 6], "fours"),  # 8
+    turn("Ben", [3, 3, 1, 2, 6], "threes"),  # 6
+    turn("Ben", [2, 2, 1, 5, 6], "twos"),  # 4
+    turn("Ben", [1, 5, 5, 6, 6], "ones"),  # 1
+    turn("Ben", [6, 6, 6, 5, 5], "three_alike"),  # 28
+    turn("Ben", [1, 2, 3, 4, 6], "succession_4"),  # 30
+    turn("Ben", [2, 3, 4, 5, 6], "succession_5"),  # 40
+    turn("Ben", [1, 1, 1, 1, 4], "aces_high"),  # 40
+    turn("Ben", [1, 1, 1, 1, 4], "pieces_of_8"),  # 30
+    turn("Ben", [5, 5, 6, 6, 6], "flotsam"),  # 28
+    turn("Ben", [3, 3, 3, 3, 3], "swashbuckle"),  # 50 (his first: no X)
 ]
 
 # The totals, by hand:

@@ -30,6 +30,7 @@ def run(wo: WeighOff, weights: dict[str, list[float]], u: float = 0.05) -> tuple
 
 # -- comparing two readings --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("confidence, k", [(0.95, 1.959964), (0.99, 2.575829), (0.6826895, 1.0), (0.5, 0.674490)])
 def test_coverage_factor(confidence, k):
     assert coverage_factor(confidence) == pytest.approx(k, abs=1e-5)
@@ -72,6 +73,7 @@ def test_the_confidence_level_moves_the_line(difference, at_95):
 
 # -- setting up -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "names, pieces, kwargs",
     [
@@ -97,6 +99,7 @@ def test_a_lone_collection_wins_unweighed_only_if_it_is_alone():
 
 
 # -- one pan ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "weights, cursed, queue, eliminated, winner",
@@ -216,6 +219,7 @@ def test_pips_are_exact_and_equal_pips_tie():
 
 # -- two pans ---------------------------------------------------------------------------------
 
+
 def test_two_pans_contest_in_seat_order_and_weigh_both_each_time():
     wo, _ = WeighOff.start(["A", "B", "C"], [4, 4, 4], pans=2)
     assert wo.waiting() == ("A", "B") and (wo.pan_for("A"), wo.pan_for("B")) == (0, 1)
@@ -234,6 +238,7 @@ def test_two_pans_contest_in_seat_order_and_weigh_both_each_time():
 
 
 # -- ranking and JSON -------------------------------------------------------------------------
+
 
 def test_ranking_never_splits_level_collections():
     wo, _ = WeighOff.start(["A", "B", "C", "D"], [5, 5, 5, 5])

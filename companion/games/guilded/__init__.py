@@ -49,6 +49,15 @@ from companion.games.guilded.game import (
 )
 
 __all__ = [
-    "ACTIONS_HELP", "MAX_PLAYERS", "MIN_PLAYERS", "NAME", "RULES", "TITLE",
-    "apply", "initial_state", "legal_actions", "public_action", "summary",
+    "ACTIONS_HELP",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "RULES",
+    "TITLE",
+    "apply",
+    "initial_state",
+    "legal_actions",
+    "public_action",
+    "summary",
 ]

@@ -124,22 +124,19 @@ def tiles_between(state: GuildedState, a: Tile, b: Tile) -> list[Tile] | None:
     diagonal (of the whole 1v1 battlefield, or of one side); None when they do not, or the
     layout is unknown."""
     if len(state.players) == 2:
-        to_xy = _global
-        sides = {_global((s, r, c)): (s, r, c) for s in (0, 1) for r in range(1, ROWS + 1)
-                 for c in range(1, COLS + 1)}
+        (y1, x1), (y2, x2) = _global(a), _global(b)
+        tiles = {_global((s, r, c)): (s, r, c) for s in (0, 1) for r in range(1, ROWS + 1) for c in range(1, COLS + 1)}
     elif a[0] == b[0]:
-        def to_xy(t: Tile) -> tuple[int, int]:
-            return t[1], t[2]
-        sides = {(r, c): (a[0], r, c) for r in range(1, ROWS + 1) for c in range(1, COLS + 1)}
+        (y1, x1), (y2, x2) = (a[1], a[2]), (b[1], b[2])
+        tiles = {(r, c): (a[0], r, c) for r in range(1, ROWS + 1) for c in range(1, COLS + 1)}
     else:
         return None
-    (y1, x1), (y2, x2) = to_xy(a), to_xy(b)
     dy, dx = y2 - y1, x2 - x1
     if not (dy == 0 or dx == 0 or abs(dy) == abs(dx)):
         return None
     steps = max(abs(dy), abs(dx))
     sy, sx = (dy > 0) - (dy < 0), (dx > 0) - (dx < 0)
-    return [sides[(y1 + k * sy, x1 + k * sx)] for k in range(1, steps)]
+    return [tiles[(y1 + k * sy, x1 + k * sx)] for k in range(1, steps)]
 
 
 def upstage_tile(state: GuildedState, seat: int, tile: Tile) -> Tile:

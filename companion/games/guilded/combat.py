@@ -55,8 +55,10 @@ def why_out_of_reach(state: GuildedState, attacker: Merc, target: Merc, with_: s
             return f"{whom} is {away} tiles away from {who}: a melee attack reaches an adjacent tile"
         low, high = RANGED_REACH
         if with_ == "ranged" and not low <= away <= high:
-            return (f"{whom} is {away} tile{'s' * (away != 1)} away from {who}: a ranged attack reaches "
-                    f"{low} to {high} tiles away (Distance 1 to 3)")
+            return (
+                f"{whom} is {away} tile{'s' * (away != 1)} away from {who}: a ranged attack reaches "
+                f"{low} to {high} tiles away (Distance 1 to 3)"
+            )
     between = board.tiles_between(state, attacker.tile, target.tile)
     if between is None:
         if card or with_ == "melee":
@@ -68,23 +70,28 @@ def why_out_of_reach(state: GuildedState, attacker: Merc, target: Merc, with_: s
     return ""
 
 
-def flip(state: GuildedState, merc: Merc, action: Mapping[str, Any], doing: str,
-          events: list[Event]) -> tuple[bool, GuildedState]:
+def flip(
+    state: GuildedState, merc: Merc, action: Mapping[str, Any], doing: str, events: list[Event]
+) -> tuple[bool, GuildedState]:
     """The coin flip a blinded mercenary needs: the table's coin, or Purser's."""
     result = coin_result(action)
     source = "the table's coin"
     if result is None:
         if state.settings.coin_flips == "table":
-            raise IllegalAction(
-                f'{state.label(merc)} is blinded: flip a coin and add "coin": "won" or "lost"'
-            )
+            raise IllegalAction(f'{state.label(merc)} is blinded: flip a coin and add "coin": "won" or "lost"')
         value, state = state.roll(0, 1)
         result, source = value == 1, "Purser's coin"
     outcome = "won" if result else "lost"
-    events.append(event(
-        "coin", f"{state.label(merc)} is blinded: {source} is {outcome}, so the {doing} "
-        f"{'goes ahead' if result else 'fails'}.", merc=merc.id, won=result, by=source,
-    ))
+    events.append(
+        event(
+            "coin",
+            f"{state.label(merc)} is blinded: {source} is {outcome}, so the {doing} "
+            f"{'goes ahead' if result else 'fails'}.",
+            merc=merc.id,
+            won=result,
+            by=source,
+        )
+    )
     return result, state
 
 
@@ -138,28 +145,38 @@ def attack(state: GuildedState, action: Mapping[str, Any], events: list[Event]) 
     attacker = attacker.with_status("exhaust", attacker.stored("exhaust") + 1)
     state = state.with_merc(attacker)
     how = f"with {card}" if card else with_
-    events.append(event(
-        "attack", f"{state.label(attacker)} attacks {state.label(target)} ({how}) and is exhausted.",
-        merc=attacker.id, target=target.id, amount=amount, damage_type=damage_type, card=card or None,
-    ))
+    events.append(
+        event(
+            "attack",
+            f"{state.label(attacker)} attacks {state.label(target)} ({how}) and is exhausted.",
+            merc=attacker.id,
+            target=target.id,
+            amount=amount,
+            damage_type=damage_type,
+            card=card or None,
+        )
+    )
     if stealthy:
-        state = effects.set_status(state, attacker.id, "stealth", 0, events, "attacked")
+        state = effects.set_status(state, attacker.id, "stealth", 0, events, why="attacked")
     if blinded(state, attacker):
         ok, state = flip(state, attacker, action, "attack", events)
         if not ok:
             return state
-    return strike(state, attacker.id, target.id, amount, damage_type, events, f"{state.label(attacker)}'s attack")
+    return strike(
+        state, attacker.id, target.id, amount, damage_type, events=events, cause=f"{state.label(attacker)}'s attack"
+    )
 
 
-def strike(state: GuildedState, source: str, target: str, amount: int, damage_type: str, events: list[Event],
-           cause: str) -> GuildedState:
+def strike(
+    state: GuildedState, source: str, target: str, amount: int, damage_type: str, *, events: list[Event], cause: str
+) -> GuildedState:
     """Damage dealt by mercenary ``source``: stealth makes it true damage; Leech heals the source."""
     merc = state.merc(source)
     if merc.next_true and amount > 0 and damage_type != "lethal":
         damage_type = "true"
         state = state.with_merc(replace(merc, next_true=False))
         events.append(event("true_strike", f"{state.label(merc)} strikes from stealth: true damage.", merc=source))
-    state, _ = effects.hurt(state, target, amount, damage_type, events, cause, source=source)
+    state, _ = effects.hurt(state, target, amount, damage_type, events, cause=cause, source=source)
     return state
 
 
@@ -197,8 +214,14 @@ def plunder(state: GuildedState, action: Mapping[str, Any], events: list[Event])
     if state.settings.plunder_exhausts:
         changed = changed.with_status("exhaust", merc.stored("exhaust") + 1)
     state = state.with_merc(changed).with_seat(seat, plundered=True)
-    events.append(event("plunder", f"{state.label(merc)} plunders {state.players[victim]}'s Guild Hall.",
-                        merc=merc.id, opponent=state.players[victim]))
+    events.append(
+        event(
+            "plunder",
+            f"{state.label(merc)} plunders {state.players[victim]}'s Guild Hall.",
+            merc=merc.id,
+            opponent=state.players[victim],
+        )
+    )
     if blinded(state, merc):
         ok, state = flip(state, merc, action, "plunder", events)
         if not ok:

@@ -13,7 +13,10 @@ COIN_LOST = ("lost", "lose", "tails")
 
 
 def int_field(
-    action: Mapping[str, Any], name: str, low: int | None = 0, high: int | None = None,
+    action: Mapping[str, Any],
+    name: str,
+    low: int | None = 0,
+    high: int | None = None,
     default: int | None = None,
 ) -> int:
     """A whole-number field between ``low`` and ``high``; ``default`` when absent (else required).
@@ -43,15 +46,16 @@ def text_field(action: Mapping[str, Any], name: str, default: str | None = None)
     Raises:
         IllegalAction: missing, not text, blank, or too long.
     """
-    value = get_field(action, name, str, optional=default is not None)
+    value: str | None = get_field(action, name, str, optional=default is not None)
     if value is None:
         assert default is not None
         return default
     if not value.strip():
         raise IllegalAction(f'"{name}" cannot be blank')
     if len(value.strip()) > TEXT_LIMIT:
-        raise IllegalAction(f'"{name}" is a name or a short reason of at most {TEXT_LIMIT} characters, '
-                            f"not {len(value.strip())}")
+        raise IllegalAction(
+            f'"{name}" is a name or a short reason of at most {TEXT_LIMIT} characters, not {len(value.strip())}'
+        )
     return value.strip()
 
 
@@ -116,13 +120,13 @@ def die_value(action: Mapping[str, Any]) -> int | None:
         if not isinstance(dice, list):
             raise IllegalAction("the camera's reading has no dice list")
         if len(dice) != 1:
-            raise IllegalAction(f"the camera sees {len(dice)} dice; roll one die, or type its \"value\"")
+            raise IllegalAction(f'the camera sees {len(dice)} dice; roll one die, or type its "value"')
         die = dice[0]
         if not isinstance(die, Mapping):
             raise IllegalAction("the camera's reading is malformed")
         if die.get("unsure"):
             raise IllegalAction(
-                f"the camera is not sure it reads a {die.get('value')}: check the die and type its \"value\""
+                f'the camera is not sure it reads a {die.get("value")}: check the die and type its "value"'
             )
         return int_field({"type": action.get("type"), "value": die.get("value")}, "value", 1, 6)
     return None

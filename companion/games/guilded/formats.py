@@ -41,7 +41,7 @@ class Format:
     goal: str = "reduce the opposing Vault to 0 (or they run out of cards in their deck)"
 
     def seating_words(self) -> str:
-        """"2 or 4 players" and the like."""
+        """ "2 or 4 players" and the like."""
         counts = [str(n) for n in self.seatings]
         return (", ".join(counts[:-1]) + " or " if len(counts) > 1 else "") + counts[-1] + " players"
 
@@ -49,23 +49,56 @@ class Format:
 FORMATS: dict[str, Format] = {
     # The rulebook writes Standard for 1v1 and 2v2; three players play each for themselves.
     "standard": Format(
-        "standard", "Standard", (2, 3, 4), loot=30, deck_size=40, extra_card="", minutes=50,
-        building_minutes=0, best_of=1,
+        "standard",
+        "Standard",
+        (2, 3, 4),
+        loot=30,
+        deck_size=40,
+        extra_card="",
+        minutes=50,
+        building_minutes=0,
+        best_of=1,
     ),
     "draft": Format(
-        "draft", "Draft", (2,), loot=20, deck_size=30, extra_card="", minutes=40,
-        building_minutes=15, best_of=1,
+        "draft",
+        "Draft",
+        (2,),
+        loot=20,
+        deck_size=30,
+        extra_card="",
+        minutes=40,
+        building_minutes=15,
+        best_of=1,
     ),
     # The rulebook gives Arena no Vault; Purser keeps Standard's 30 so Acquire still costs loot.
     "arena": Format(
-        "arena", "Arena", (2, 4), loot=30, deck_size=30, extra_card="champion", minutes=40,
-        building_minutes=0, best_of=3, plunder=False, bounty=False, exit=False,
-        enter_guild_hall=False, shared_team_turns=True, single_class=True,
+        "arena",
+        "Arena",
+        (2, 4),
+        loot=30,
+        deck_size=30,
+        extra_card="champion",
+        minutes=40,
+        building_minutes=0,
+        best_of=3,
+        plunder=False,
+        bounty=False,
+        exit=False,
+        enter_guild_hall=False,
+        shared_team_turns=True,
+        single_class=True,
         goal="eliminate the opposing mercenaries",
     ),
     "guild_master": Format(
-        "guild_master", "Guild Master", (2, 3, 4), loot=40, deck_size=60, extra_card="guild_master",
-        minutes=0, building_minutes=0, best_of=1,
+        "guild_master",
+        "Guild Master",
+        (2, 3, 4),
+        loot=40,
+        deck_size=60,
+        extra_card="guild_master",
+        minutes=0,
+        building_minutes=0,
+        best_of=1,
         goal="reduce opposing Vaults to 0 or defeat their Guild Master (or they run out of cards)",
     ),
 }
@@ -125,7 +158,7 @@ def parse_card(raw: Any, where: str = "a deck card") -> DeckCard:
     if count < 1:
         raise IllegalAction(f"{where}: a count must be at least 1, not {count}")
     kind = raw.get("kind", "") or ""
-    if kind not in ("",) + CARD_KINDS:
+    if kind not in ("", *CARD_KINDS):
         raise IllegalAction(f"{where}: a card's kind is one of {', '.join(CARD_KINDS)}, not {shown(kind)}")
     card_class = raw.get("class", "") or ""
     if not isinstance(card_class, str):

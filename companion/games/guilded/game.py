@@ -102,8 +102,9 @@ def at_words(state: GuildedState, at: float) -> str:
     return f"{int(played // 60)}:{int(played % 60):02d} played"
 
 
-def _explain_or_refuse(before: GuildedState, after: GuildedState, kind: str, action: Mapping[str, Any],
-                       events: list[Event]) -> None:
+def _explain_or_refuse(
+    before: GuildedState, after: GuildedState, kind: str, action: Mapping[str, Any], events: list[Event]
+) -> None:
     """Every accepted action says in words what it did: one that changed the clock only says
     where the clock stands; one that changed nothing at all is refused.
 
@@ -112,8 +113,9 @@ def _explain_or_refuse(before: GuildedState, after: GuildedState, kind: str, act
     """
     if any(e.get("text") for e in events):
         return
-    timeless = replace(after, clock_now=before.clock_now, clock_start=before.clock_start,
-                       building_start=before.building_start)
+    timeless = replace(
+        after, clock_now=before.clock_now, clock_start=before.clock_start, building_start=before.building_start
+    )
     if timeless == before and kind != "clock":
         raise IllegalAction(f"that {kind.replace('_', ' ')} changes nothing, so it is not recorded")
     if after.clock_now is not None:
@@ -242,6 +244,15 @@ def public_action(action: Mapping[str, Any]) -> dict[str, Any]:
 
 
 __all__ = [
-    "ACTIONS_HELP", "MAX_PLAYERS", "MIN_PLAYERS", "NAME", "RULES", "TITLE",
-    "apply", "initial_state", "legal_actions", "public_action", "summary",
+    "ACTIONS_HELP",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "RULES",
+    "TITLE",
+    "apply",
+    "initial_state",
+    "legal_actions",
+    "public_action",
+    "summary",
 ]

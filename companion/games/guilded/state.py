@@ -266,7 +266,7 @@ def find_merc(state: GuildedState, ref: Any, what: str = "mercenary") -> Merc:
         IllegalAction: nothing in play by that id or name, or the name is shared.
     """
     if not isinstance(ref, str) or not ref.strip():
-        raise IllegalAction(f"name the {what} by its id (like \"m1\") or its name")
+        raise IllegalAction(f'name the {what} by its id (like "m1") or its name')
     key = ref.strip().casefold()
     for m in state.mercs:
         if m.id.casefold() == key:

@@ -120,9 +120,8 @@ def build_catalogue(treasure: Iterable[str], adventure: Iterable[str]) -> tuple[
         ConfigError: a bad spec, or one name used twice (names identify cards in actions).
     """
     cards: list[CardDef] = []
-    for deck, specs in (("treasure", treasure), ("adventure", adventure)):
-        if isinstance(specs, str):
-            specs = specs.split(",")
+    for deck, given in (("treasure", treasure), ("adventure", adventure)):
+        specs = given.split(",") if isinstance(given, str) else given
         for spec in specs:
             if str(spec).strip():
                 cards.append(parse_card(str(spec), deck))
@@ -177,8 +176,9 @@ def new_pile(catalogue: tuple[CardDef, ...], deck: str, seed: int) -> Pile:
     return Pile(deck=_shuffled(cards, seed, deck, 1), discard=(), shuffles=1)
 
 
-def draw(pile: Pile, deck: str, seed: int, wanted: int | None = None,
-         catalogue: tuple[CardDef, ...] = ()) -> tuple[Pile, int, bool]:
+def draw(
+    pile: Pile, deck: str, seed: int, wanted: int | None = None, catalogue: tuple[CardDef, ...] = ()
+) -> tuple[Pile, int, bool]:
     """Draw one card: the top one, or the card ``wanted`` (a catalogue index).
 
     Returns ``(pile, card, reshuffled)``; ``reshuffled`` says the discard pile was

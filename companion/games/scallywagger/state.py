@@ -99,7 +99,6 @@ class ScallywaggerState:
         return self.treasure if deck == "treasure" else self.adventure
 
 
-
 # -- seats ----------------------------------------------------------------------------------
 
 
@@ -177,8 +176,13 @@ def change_crew(state: ScallywaggerState, seat: int, delta: int, events: list[Ev
     n = abs(change)
     verb = "gains" if change > 0 else "loses"
     events.append(
-        event("crew", f"{name} {verb} {n} crewmate{'s' * (n != 1)} and has {after}.", player=name, change=change,
-              crewmates=after)
+        event(
+            "crew",
+            f"{name} {verb} {n} crewmate{'s' * (n != 1)} and has {after}.",
+            player=name,
+            change=change,
+            crewmates=after,
+        )
     )
     if after == 0:
         state = retire(state, seat, events)
@@ -213,8 +217,13 @@ def after_losses(state: ScallywaggerState, events: list[Event]) -> ScallywaggerS
     if state.crew[state.token] == 0 and state.phase in ("treasure", "bidding") and not state.bids:
         # The opener is gone before the bidding opened: the next Captain takes the token and opens.
         state = replace(state, token=next_alive(state, state.token))
-        events.append(event("token", f"The Treasure Token passes to {state.players[state.token]}.",
-                            player=state.players[state.token]))
+        events.append(
+            event(
+                "token",
+                f"The Treasure Token passes to {state.players[state.token]}.",
+                player=state.players[state.token],
+            )
+        )
     if state.phase == "bidding" and state.crew[state.actor] == 0:
         state = replace(state, actor=next_alive(state, state.actor))
     return state

@@ -32,10 +32,18 @@ ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 DECK_SIZE = len(ALL_CARDS)
 
 _SUIT_ALIASES = {
-    "S": "S", "♠": "S", "♤": "S",
-    "H": "H", "♥": "H", "♡": "H",
-    "D": "D", "♦": "D", "♢": "D",
-    "C": "C", "♣": "C", "♧": "C",
+    "S": "S",
+    "♠": "S",
+    "♤": "S",
+    "H": "H",
+    "♥": "H",
+    "♡": "H",
+    "D": "D",
+    "♦": "D",
+    "♢": "D",
+    "C": "C",
+    "♣": "C",
+    "♧": "C",
 }
 
 
@@ -54,7 +62,7 @@ def parse_card(text: object) -> str:
         if suit is not None and rank in RANKS:
             return rank + suit
     raise IllegalAction(
-        f"{shown(text)} is not a card: write the rank (A, K, Q, J, 10-2) then the suit (S, H, D, C), e.g. \"QH\""
+        f'{shown(text)} is not a card: write the rank (A, K, Q, J, 10-2) then the suit (S, H, D, C), e.g. "QH"'
     )
 
 

@@ -44,8 +44,17 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 7
 
 __all__ = [
-    "ACTIONS_HELP", "MAX_PLAYERS", "MIN_PLAYERS", "NAME", "RULES", "TITLE", "SeizeState",
-    "apply", "initial_state", "legal_actions", "summary",
+    "ACTIONS_HELP",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "RULES",
+    "TITLE",
+    "SeizeState",
+    "apply",
+    "initial_state",
+    "legal_actions",
+    "summary",
 ]
 
 ACTIONS_HELP = """\
@@ -83,7 +92,7 @@ def initial_state(config: Mapping[str, Any], players: Sequence[str], seed: int) 
     if len(names) == 2:
         if any(n.casefold() == INTERLOPER.casefold() for n in names):
             raise ConfigError(f"in a 2-player game the ghost player is called {INTERLOPER}; pick another name")
-        seats = names + (INTERLOPER,)
+        seats = (*names, INTERLOPER)
     return SeizeState(
         players=names,
         seats=seats,
@@ -155,8 +164,10 @@ def legal_actions(state: SeizeState) -> list[dict[str, Any]]:
     if state.phase == DIVVY:
         assert state.captain is not None
         captain = state.players[state.captain]
-        return [{"type": "divvy", "player": captain, "red": r, "black": PIECES_PER_ROUND - r}
-                for r in range(1, PIECES_PER_ROUND)]
+        return [
+            {"type": "divvy", "player": captain, "red": r, "black": PIECES_PER_ROUND - r}
+            for r in range(1, PIECES_PER_ROUND)
+        ]
     if state.phase == WEIGHOFF and state.weighoff is not None:
         wo = state.weighoff
         if state.settings.booty == "dominoes":
@@ -165,8 +176,11 @@ def legal_actions(state: SeizeState) -> list[dict[str, Any]]:
             actions = []
             for n in wo.waiting():
                 low, high = pip_range(wo.on_pan(n), most)
-                actions += [{"type": "weigh", "player": n, "pips": p} for p in range(low, high + 1)
-                            if check(n, Reading(float(p), 0.0, PIPS), wo, table) is None]
+                actions += [
+                    {"type": "weigh", "player": n, "pips": p}
+                    for p in range(low, high + 1)
+                    if check(n, Reading(float(p), 0.0, PIPS), wo, table) is None
+                ]
             return actions
         return [{"type": "weigh", "player": n, "from": "scale", "channel": wo.pan_for(n)} for n in wo.waiting()]
     return []
@@ -182,8 +196,10 @@ def _pending_actions(state: SeizeState) -> list[dict[str, Any]]:
     if pending.kind == "order":
         assert state.captain is not None
         captain = state.players[state.captain]
-        return [{"type": "order", "player": captain, "order": [state.seats[s] for s in p]}
-                for p in permutations(pending.seats)]
+        return [
+            {"type": "order", "player": captain, "order": [state.seats[s] for s in p]}
+            for p in permutations(pending.seats)
+        ]
     decider = state.players[state.decider(pending.seat)]
     behalf = {"for": state.seats[pending.seat]} if pending.seat == state.interloper else {}
     if pending.kind == "quartermaster":
@@ -195,8 +211,9 @@ def _pending_actions(state: SeizeState) -> list[dict[str, Any]]:
         if option is None:
             actions.append({"type": "strumpet", "player": decider, **behalf, "choice": "seize"})
         else:
-            actions.append({"type": "strumpet", "player": decider, **behalf, "choice": "steal",
-                            "victim": state.seats[option]})
+            actions.append(
+                {"type": "strumpet", "player": decider, **behalf, "choice": "steal", "victim": state.seats[option]}
+            )
     return actions
 
 

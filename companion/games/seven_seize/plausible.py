@@ -110,49 +110,65 @@ def check(name: str, reading: Reading, weighoff: WeighOff, booty: Booty) -> Verd
     pieces = weighoff.on_pan(name)
     earlier = weighoff.earlier_readings(name)
     if reading.unit == PIPS:
-        return _check_pips(name, int(reading.value), pieces, earlier, weighoff, booty)
-    return _check_grams(name, reading, pieces, earlier, weighoff, booty)
+        return _check_pips(name, int(reading.value), pieces, earlier, weighoff=weighoff, booty=booty)
+    return _check_grams(name, reading, pieces, earlier, weighoff=weighoff, booty=booty)
 
 
-def _check_pips(name: str, pips: int, pieces: int, earlier: Sequence[Reading], weighoff: WeighOff,
-                booty: Booty) -> Verdict | None:
+def _check_pips(
+    name: str, pips: int, pieces: int, earlier: Sequence[Reading], *, weighoff: WeighOff, booty: Booty
+) -> Verdict | None:
     most = booty.domino_max_pips
     low, high = pip_range(pieces, most)
     again = "Count the pips again."
     if not low <= pips <= high:
         bound = f"the {pieces} lowest show {low}" if pips < low else f"the {pieces} highest show {high}"
-        return Verdict(f"{name}'s {_pieces(pieces, 'domino')} cannot show {pips} pips: in "
-                       f"{_set_words(most)} {bound}. {again}", False)
+        return Verdict(
+            f"{name}'s {_pieces(pieces, 'domino')} cannot show {pips} pips: in {_set_words(most)} {bound}. {again}",
+            False,
+        )
     for before in earlier:
         gone = before.pieces - pieces
         if gone < 0:
             continue
         if gone == 0 and pips != before.value:
-            return Verdict(f"{name}'s {_pieces(pieces, 'domino')} showed {before.value:g} pips before and "
-                           f"now {pips}: the same dominoes always show the same count. {again}", False)
+            return Verdict(
+                f"{name}'s {_pieces(pieces, 'domino')} showed {before.value:g} pips before and "
+                f"now {pips}: the same dominoes always show the same count. {again}",
+                False,
+            )
         if pips > before.value:
-            return Verdict(f"{name}'s collection shows {pips} pips after removing {_pieces(gone, 'domino')}, more "
-                           f"than the {before.value:g} it showed before: removing a domino cannot add pips. "
-                           f"{again}", False)
+            return Verdict(
+                f"{name}'s collection shows {pips} pips after removing {_pieces(gone, 'domino')}, more "
+                f"than the {before.value:g} it showed before: removing a domino cannot add pips. "
+                f"{again}",
+                False,
+            )
         most_gone = pip_range(gone, most)[1]
         if pips < before.value - most_gone:
-            return Verdict(f"{name}'s collection shows {pips} pips after removing {_pieces(gone, 'domino')}, "
-                           f"{before.value - pips:g} fewer than before, but {_pieces(gone, 'domino')} of "
-                           f"{_set_words(most)} show at most {most_gone}. {again}", False)
+            return Verdict(
+                f"{name}'s collection shows {pips} pips after removing {_pieces(gone, 'domino')}, "
+                f"{before.value - pips:g} fewer than before, but {_pieces(gone, 'domino')} of "
+                f"{_set_words(most)} show at most {most_gone}. {again}",
+                False,
+            )
     others = {n: r for n, r in weighoff.whole_readings().items() if n != name}
     if others and pieces == weighoff.pieces[weighoff.contestants.index(name)]:
         total_pieces = pieces + sum(r.pieces for r in others.values())
         total = pips + sum(int(r.value) for r in others.values())
         low, high = pip_range(total_pieces, most)
         if not low <= total <= high:
-            return Verdict(f"{name}'s {pips} pips cannot be right: with the collections counted so far that makes "
-                           f"{total} pips on {total_pieces} dominoes, and in {_set_words(most)} "
-                           f"{total_pieces} dominoes show {low} to {high}. {again}", False)
+            return Verdict(
+                f"{name}'s {pips} pips cannot be right: with the collections counted so far that makes "
+                f"{total} pips on {total_pieces} dominoes, and in {_set_words(most)} "
+                f"{total_pieces} dominoes show {low} to {high}. {again}",
+                False,
+            )
     return None
 
 
-def _check_grams(name: str, reading: Reading, pieces: int, earlier: Sequence[Reading], weighoff: WeighOff,
-                 booty: Booty) -> Verdict | None:
+def _check_grams(
+    name: str, reading: Reading, pieces: int, earlier: Sequence[Reading], *, weighoff: WeighOff, booty: Booty
+) -> Verdict | None:
     grams = reading.value
     again = "Check the pan holds just those pieces and the scale is tared, then weigh again"
     keep = ' (or add "confirm": true if that really is the weight)'
@@ -162,31 +178,48 @@ def _check_grams(name: str, reading: Reading, pieces: int, earlier: Sequence[Rea
             continue
         slack = _tolerance(reading, before)
         if gone == 0 and abs(grams - before.value) > slack:
-            return Verdict(f"{name}'s {_pieces(pieces)} weighed {before.value:.1f} g before and {grams:.1f} g now: "
-                           f"the same pieces cannot change weight. {again}.", False)
+            return Verdict(
+                f"{name}'s {_pieces(pieces)} weighed {before.value:.1f} g before and {grams:.1f} g now: "
+                f"the same pieces cannot change weight. {again}.",
+                False,
+            )
         if gone > 0 and grams > before.value + slack:
-            return Verdict(f"{name}'s collection weighs {grams:.1f} g after removing {_pieces(gone)}, more than the "
-                           f"{before.value:.1f} g it weighed before: removing a piece cannot add weight. {again}.",
-                           False)
+            return Verdict(
+                f"{name}'s collection weighs {grams:.1f} g after removing {_pieces(gone)}, more than the "
+                f"{before.value:.1f} g it weighed before: removing a piece cannot add weight. {again}.",
+                False,
+            )
     lightest, heaviest, why_light, why_heavy = _piece_range(name, weighoff, booty)
     slack = _tolerance(reading)
     if grams < pieces * lightest - slack:
-        return Verdict(f"{name}'s {_pieces(pieces)} cannot weigh {grams:.1f} g: {why_light}, which makes at "
-                       f"least {pieces * lightest:.1f} g. {again}{keep}.", True)
+        return Verdict(
+            f"{name}'s {_pieces(pieces)} cannot weigh {grams:.1f} g: {why_light}, which makes at "
+            f"least {pieces * lightest:.1f} g. {again}{keep}.",
+            True,
+        )
     if grams > pieces * heaviest + slack:
-        return Verdict(f"{name}'s {_pieces(pieces)} cannot weigh {grams:.1f} g: {why_heavy}, which makes at "
-                       f"most {pieces * heaviest:.1f} g. {again}{keep}.", True)
+        return Verdict(
+            f"{name}'s {_pieces(pieces)} cannot weigh {grams:.1f} g: {why_heavy}, which makes at "
+            f"most {pieces * heaviest:.1f} g. {again}{keep}.",
+            True,
+        )
     for before in earlier:
         gone = before.pieces - pieces
         if gone <= 0:
             continue
         slack = _tolerance(reading, before)
         if grams > before.value - gone * lightest + slack:
-            return Verdict(f"{name}'s collection weighs {grams:.1f} g after removing {_pieces(gone)}, but it weighed "
-                           f"{before.value:.1f} g before and {why_light}. {again}{keep}.", True)
+            return Verdict(
+                f"{name}'s collection weighs {grams:.1f} g after removing {_pieces(gone)}, but it weighed "
+                f"{before.value:.1f} g before and {why_light}. {again}{keep}.",
+                True,
+            )
         if grams < before.value - gone * heaviest - slack:
-            return Verdict(f"{name}'s collection weighs {grams:.1f} g after removing {_pieces(gone)}, "
-                           f"{before.value - grams:.1f} g less than before, but {why_heavy}. {again}{keep}.", True)
+            return Verdict(
+                f"{name}'s collection weighs {grams:.1f} g after removing {_pieces(gone)}, "
+                f"{before.value - grams:.1f} g less than before, but {why_heavy}. {again}{keep}.",
+                True,
+            )
     return None
 
 
@@ -206,10 +239,14 @@ def _piece_range(name: str, weighoff: WeighOff, booty: Booty) -> tuple[float, fl
         rule = f"no piece weighs more than {booty.spread:g} times another (house rule piece_spread)"
         if learned_light > lightest:
             lightest = learned_light
-            why_light = (f"{high_name}'s pieces average {means[high_name]:.2f} g and {rule}, "
-                         f"so a piece weighs {lightest:.2f} g or more")
+            why_light = (
+                f"{high_name}'s pieces average {means[high_name]:.2f} g and {rule}, "
+                f"so a piece weighs {lightest:.2f} g or more"
+            )
         if 0 < learned_heavy < heaviest:
             heaviest = learned_heavy
-            why_heavy = (f"{low_name}'s pieces average {means[low_name]:.2f} g and {rule}, "
-                         f"so a piece weighs {heaviest:.1f} g or less")
+            why_heavy = (
+                f"{low_name}'s pieces average {means[low_name]:.2f} g and {rule}, "
+                f"so a piece weighs {heaviest:.1f} g or less"
+            )
     return lightest, heaviest, why_light, why_heavy

@@ -64,14 +64,16 @@ def summary(state: SeizeState) -> Summary:
         "previous_captain": _player(state, state.previous_captain),
         "bag": state.bag,
         "stashes": {"red": state.red, "black": state.black},
-        "collections": dict(zip(state.seats, state.collections)),
+        "collections": dict(zip(state.seats, state.collections, strict=False)),
         "booty_total": state.booty_total,
         "interloper": state.seats[state.interloper] if state.interloper is not None else None,
         "cards": {
-            "squabble": dict(zip(state.players, state.squabble_cards)),
-            "seize": dict(zip(state.seats, state.seize_cards)),
+            "squabble": dict(zip(state.players, state.squabble_cards, strict=False)),
+            "seize": dict(zip(state.seats, state.seize_cards, strict=False)),
         },
-        "acting_order": [state.seats[s] for s in acting_order(state)[0]] if state.phase == SEIZE and not revealing(state) else [],
+        "acting_order": [state.seats[s] for s in acting_order(state)[0]]
+        if state.phase == SEIZE and not revealing(state)
+        else [],
         "acting": _acting(state),
         "waiting": waiting,
         "deck": _deck(state),
@@ -112,8 +114,10 @@ def _waiting(state: SeizeState) -> tuple[tuple[str, ...], dict[str, Any]]:
             decider = state.decider(pending.seat)
             info.update({"for": state.seats[pending.seat], "stash": pending.stash})
             if kind == "strumpet":
-                info["options"] = [{"choice": "seize"} if o is None else {"choice": "steal", "victim": state.seats[o]}
-                                   for o in strumpet_options(state, pending.seat)]
+                info["options"] = [
+                    {"choice": "seize"} if o is None else {"choice": "steal", "victim": state.seats[o]}
+                    for o in strumpet_options(state, pending.seat)
+                ]
             else:
                 info["pieces"] = pending.amount
         info["deciders"] = [state.players[decider]]
@@ -165,8 +169,10 @@ def _prompt(state: SeizeState, waiting: dict[str, Any]) -> str:
     if kind == "captain":
         return f"{waiting['deciders'][0]}: choose the new Captain among {', '.join(waiting['options'])}."
     if kind == "divvy":
-        return (f"Captain {waiting['deciders'][0]}: take {PIECES_PER_ROUND} pieces from the bag and divvy them "
-                "between the Red and Black stashes (at least 1 each).")
+        return (
+            f"Captain {waiting['deciders'][0]}: take {PIECES_PER_ROUND} pieces from the bag and divvy them "
+            "between the Red and Black stashes (at least 1 each)."
+        )
     if kind == "order":
         return f"Captain {waiting['deciders'][0]}: set the order for {', '.join(waiting['options'])} (same rank)."
     if pending is not None and kind == "quartermaster":
@@ -176,17 +182,25 @@ def _prompt(state: SeizeState, waiting: dict[str, Any]) -> str:
             source = "chosen from the whole collection (the new pieces too)"
         else:
             source = "chosen from the pieces held before this seize"
-        return (f"{who}: return {pending.amount} piece{'s' * (pending.amount != 1)}{behalf} to the "
-                f"{pending.stash.title()} stash, {source}.")
+        return (
+            f"{who}: return {pending.amount} piece{'s' * (pending.amount != 1)}{behalf} to the "
+            f"{pending.stash.title()} stash, {source}."
+        )
     if pending is not None and kind == "strumpet":
         who = waiting["deciders"][0]
         behalf = "" if who == waiting["for"] else f" for the {waiting['for']}'s Strumpet"
-        words = ["seize 1 from the " + pending.stash.title() + " stash" if o.get("choice") == "seize"
-                 else f"steal 1 from {o['victim']}" for o in waiting["options"]]
+        words = [
+            "seize 1 from the " + pending.stash.title() + " stash"
+            if o.get("choice") == "seize"
+            else f"steal 1 from {o['victim']}"
+            for o in waiting["options"]
+        ]
         return f"{who}{behalf}: {' or '.join(words)}."
     if pending is not None and kind == "pick":
-        return (f"{waiting['deciders'][0]}: pick {pending.amount} piece{'s' * (pending.amount != 1)} from the "
-                f"{pending.stash.title()} stash for the Interloper.")
+        return (
+            f"{waiting['deciders'][0]}: pick {pending.amount} piece{'s' * (pending.amount != 1)} from the "
+            f"{pending.stash.title()} stash for the Interloper."
+        )
     if state.weighoff is not None:
         return state.weighoff.instruction()
     return ""
@@ -231,12 +245,12 @@ def _record(state: SeizeState, r: Any) -> dict[str, Any]:
     return {
         "round": r.round,
         "captain": state.players[r.captain],
-        "squabble": dict(zip(state.players, r.squabble)),
-        "seize": dict(zip(state.seats, r.seize)),
+        "squabble": dict(zip(state.players, r.squabble, strict=False)),
+        "seize": dict(zip(state.seats, r.seize, strict=False)),
         "divvy": {"red": r.red, "black": r.black},
         "order": [state.seats[s] for s in r.order],
-        "gained": dict(zip(state.seats, r.gained)),
+        "gained": dict(zip(state.seats, r.gained, strict=False)),
     }
 
 
-__all__ = ["summary", "next_reshuffle", "contestants"]
+__all__ = ["contestants", "next_reshuffle", "summary"]

@@ -58,7 +58,9 @@ def reading_from_action(action: Mapping[str, Any], state: SeizeState) -> Reading
     if form == "grams":
         grams = _number(action["grams"], "grams")
         given = action.get("uncertainty_g")
-        uncertainty = typed_uncertainty(state.settings.typed_resolution_g) if given is None else _number(given, "uncertainty_g")
+        uncertainty = (
+            typed_uncertainty(state.settings.typed_resolution_g) if given is None else _number(given, "uncertainty_g")
+        )
         if uncertainty < 0:
             raise IllegalAction('"uncertainty_g" cannot be negative')
         if grams < 0:
@@ -91,8 +93,7 @@ def _from_weighing(data: Mapping[str, Any]) -> Reading:
     calibration = data.get("calibration", "")
     if not isinstance(calibration, str):
         raise IllegalAction('a weighing\'s "calibration" is an identifier')
-    return Reading(grams, uncertainty, GRAMS, source="scale", channel=channel,
-                   calibration=calibration, samples=samples)
+    return Reading(grams, uncertainty, GRAMS, source="scale", channel=channel, calibration=calibration, samples=samples)
 
 
 def _number(value: Any, name: str) -> float:
@@ -127,8 +128,13 @@ def weigh(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, lis
         if verdict is not None:
             if not (verdict.confirmable and confirm):
                 raise IllegalAction(verdict.reason)
-            kept.append(event("reading_confirmed", f"{name}'s reading is kept at the table's word, though "
-                              f"the house rules say it is unlikely: {verdict.reason.split(': ', 1)[-1]}",
-                              player=name))
+            kept.append(
+                event(
+                    "reading_confirmed",
+                    f"{name}'s reading is kept at the table's word, though "
+                    f"the house rules say it is unlikely: {verdict.reason.split(': ', 1)[-1]}",
+                    player=name,
+                )
+            )
     weighoff, events = wo.record(name, reading)
     return replace(state, weighoff=weighoff, phase=OVER if weighoff.done else WEIGHOFF), kept + events

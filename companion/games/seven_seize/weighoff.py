@@ -248,12 +248,25 @@ class WeighOff:
         )
         goal = "lightest" if cursed else "heaviest"
         how = "weigh each collection once" if pans == 1 else "contest them in pairs on the two pans"
-        events = [event("weighoff", f"The weigh-off begins: the {goal} collection wins; {how}.",
-                        contestants=list(names), pans=pans, cursed=cursed)]
-        for name, count in zip(names, counts):
+        events = [
+            event(
+                "weighoff",
+                f"The weigh-off begins: the {goal} collection wins; {how}.",
+                contestants=list(names),
+                pans=pans,
+                cursed=cursed,
+            )
+        ]
+        for name, count in zip(names, counts, strict=False):
             if count == 0:
-                events.append(event("weighed", f"{name} has no booty: 0 without weighing.", player=name,
-                                    reading=_empty_reading(unit).to_json()))
+                events.append(
+                    event(
+                        "weighed",
+                        f"{name} has no booty: 0 without weighing.",
+                        player=name,
+                        reading=_empty_reading(unit).to_json(),
+                    )
+                )
         return wo._advance(events)
 
     # -- reading --------------------------------------------------------------------------
@@ -290,16 +303,19 @@ class WeighOff:
 
     def whole_readings(self) -> dict[str, Reading]:
         """Each collection's first whole reading so far (empty collections left out)."""
-        return {n: r for n, r in zip(self.contestants, self.full, strict=True)
-                if r is not None and r.source != "empty" and r.pieces > 0}
+        return {
+            n: r
+            for n, r in zip(self.contestants, self.full, strict=True)
+            if r is not None and r.source != "empty" and r.pieces > 0
+        }
 
     def waiting(self) -> tuple[str, ...]:
         """Whose collections must be weighed now, in order (for two pans: pan 0, then pan 1)."""
         if not self.ladder_started:
-            return tuple(n for n, r in zip(self.contestants, self.full) if r is None)
+            return tuple(n for n, r in zip(self.contestants, self.full, strict=False) if r is None)
         if self.contest is None:
             return ()
-        return tuple(n for n, r in zip(self.contest.pair, self.bout) if r is None)
+        return tuple(n for n, r in zip(self.contest.pair, self.bout, strict=False) if r is None)
 
     def pan_for(self, name: str) -> int:
         """The pan (channel) ``name``'s collection goes on: 0, or 1 for a challenger on two pans."""
@@ -317,7 +333,9 @@ class WeighOff:
             a, b = self.contest.pair
             last = self.contest.bouts[-1].comparison
             if self.unit == GRAMS:
-                level = f"level within {last.threshold:.{_digits(last.threshold)}f} g ({self.confidence:.0%} confidence)"
+                level = (
+                    f"level within {last.threshold:.{_digits(last.threshold)}f} g ({self.confidence:.0%} confidence)"
+                )
                 again = "re-weigh"
             else:  # pips are counted exactly: only an equal count is level
                 level = f"level on {self.contest.bouts[-1].readings[0].value:g} pips each"
@@ -345,7 +363,7 @@ class WeighOff:
         known.sort(key=lambda n: self.full[self._index(n)].value, reverse=not self.cursed)  # type: ignore[union-attr]
         place = len(rows)
         previous: Reading | None = None
-        for pos, name in enumerate(known):
+        for name in known:
             reading = self.full[self._index(name)]
             assert reading is not None
             level = previous is not None and compare(previous, reading, self.confidence, self.cursed).outcome == "tie"
@@ -367,9 +385,9 @@ class WeighOff:
             "confidence": self.confidence,
             "coverage_factor": coverage_factor(self.confidence),
             "pieces_return": self.pieces_return,
-            "weights": {n: (r.to_json() if r else None) for n, r in zip(self.contestants, self.full)},
-            "pieces": dict(zip(self.contestants, self.pieces)),
-            "removed": dict(zip(self.contestants, self.removed)),
+            "weights": {n: (r.to_json() if r else None) for n, r in zip(self.contestants, self.full, strict=False)},
+            "pieces": dict(zip(self.contestants, self.pieces, strict=False)),
+            "removed": dict(zip(self.contestants, self.removed, strict=False)),
             "waiting": list(self.waiting()),
             "pans_for": {n: self.pan_for(n) for n in self.waiting()},
             "instruction": self.instruction(),
@@ -416,8 +434,7 @@ class WeighOff:
         assert self.contest is not None
         slot = self.contest.pair.index(name)
         other = self.bout[1 - slot]
-        if (self.pans == 2 and other is not None and reading.channel is not None
-                and other.channel == reading.channel):
+        if self.pans == 2 and other is not None and reading.channel is not None and other.channel == reading.channel:
             raise IllegalAction(
                 f"both collections were read from pan {reading.channel + 1}; on a two-pan balance "
                 "put one collection on each pan"
@@ -459,8 +476,14 @@ class WeighOff:
         queue = tuple(reversed(rest))  # weakest first
         if rest:
             goal = "lightest" if self.cursed else "heaviest"
-            events.append(event("bracket", f"{holder}'s collection is the {goal}: it defends against "
-                                f"{_and(queue)}, in that order.", holder=holder, queue=list(queue)))
+            events.append(
+                event(
+                    "bracket",
+                    f"{holder}'s collection is the {goal}: it defends against {_and(queue)}, in that order.",
+                    holder=holder,
+                    queue=list(queue),
+                )
+            )
         return replace(self, ladder_started=True, champions=(holder,), queue=queue)
 
     def _open_contest(self, events: list[Event]) -> WeighOff:
@@ -470,8 +493,14 @@ class WeighOff:
             bout = (self.current[self._index(holder)], self.current[self._index(challenger)])
         else:
             bout = (self._zero_if_empty(holder), self._zero_if_empty(challenger))
-            events.append(event("contest", f"{holder} (pan 1) and {challenger} (pan 2) contest their collections.",
-                                pair=[holder, challenger], pans={holder: 0, challenger: 1}))
+            events.append(
+                event(
+                    "contest",
+                    f"{holder} (pan 1) and {challenger} (pan 2) contest their collections.",
+                    pair=[holder, challenger],
+                    pans={holder: 0, challenger: 1},
+                )
+            )
         return replace(self, contest=contest, bout=bout)
 
     def _settle_bout(self, events: list[Event]) -> WeighOff:
@@ -482,7 +511,7 @@ class WeighOff:
         assert a is not None and b is not None
         comparison = compare(a, b, self.confidence, self.cursed)
         bout = Bout((a, b), (self.removed[ia], self.removed[ib]), comparison)
-        contest = replace(self.contest, bouts=self.contest.bouts + (bout,))
+        contest = replace(self.contest, bouts=(*self.contest.bouts, bout))
         wo = replace(self, contest=contest)
         if comparison.outcome != "tie":
             winner, loser = (a_name, b_name) if comparison.outcome == "a" else (b_name, a_name)
@@ -495,20 +524,35 @@ class WeighOff:
                 removed[i] += 1
         wo = replace(wo, removed=tuple(removed))
         wo = replace(wo, bout=(wo._zero_if_empty(a_name, keep=a), wo._zero_if_empty(b_name, keep=b)))
-        events.append(event("tie", wo.instruction(), pair=[a_name, b_name], comparison=comparison.to_json(),
-                            waiting=list(wo.waiting()), pans={n: wo.pan_for(n) for n in wo.waiting()},
-                            removed={a_name: removed[ia], b_name: removed[ib]}))
+        events.append(
+            event(
+                "tie",
+                wo.instruction(),
+                pair=[a_name, b_name],
+                comparison=comparison.to_json(),
+                waiting=list(wo.waiting()),
+                pans={n: wo.pan_for(n) for n in wo.waiting()},
+                removed={a_name: removed[ia], b_name: removed[ib]},
+            )
+        )
         return wo
 
     def _finish(self, winner: str, loser: str, events: list[Event]) -> WeighOff:
         assert self.contest is not None
         holder, challenger = self.contest.pair
         last = self.contest.bouts[-1]
+        champions: tuple[str, ...]
+        out: tuple[str, ...]
         if not winner:
             contest = replace(self.contest, drawn=True)
-            champions, out = self.champions + (challenger,), ()
-            events.append(event("drawn", f"{holder} and {challenger} are still level with no piece left to remove: "
-                                "both stay in.", pair=[holder, challenger]))
+            champions, out = (*self.champions, challenger), ()
+            events.append(
+                event(
+                    "drawn",
+                    f"{holder} and {challenger} are still level with no piece left to remove: both stay in.",
+                    pair=[holder, challenger],
+                )
+            )
         elif winner == challenger:
             out = self.champions
             champions = (challenger,)
@@ -518,15 +562,28 @@ class WeighOff:
             champions = self.champions
             contest = replace(self.contest, winner=winner, eliminated=out)
         for name in out:
-            events.append(event("eliminated", f"{name} is eliminated: {winner}'s collection "
-                                f"{'wins' if winner else 'stays'} ({_bout_words(last)}).", player=name, by=winner))
+            events.append(
+                event(
+                    "eliminated",
+                    f"{name} is eliminated: {winner}'s collection "
+                    f"{'wins' if winner else 'stays'} ({_bout_words(last)}).",
+                    player=name,
+                    by=winner,
+                )
+            )
         removed, current = list(self.removed), list(self.current)
-        for name, reading in zip(self.contest.pair, last.readings):
+        for name, reading in zip(self.contest.pair, last.readings, strict=False):
             i = self._index(name)
             if self.pieces_return:
                 if removed[i]:
-                    events.append(event("pieces_back", f"{name} puts the {_pieces(removed[i])} set aside back.",
-                                        player=name, pieces=removed[i]))
+                    events.append(
+                        event(
+                            "pieces_back",
+                            f"{name} puts the {_pieces(removed[i])} set aside back.",
+                            player=name,
+                            pieces=removed[i],
+                        )
+                    )
                 removed[i] = 0
                 current[i] = self.full[i]
             else:
@@ -535,7 +592,7 @@ class WeighOff:
             self,
             contest=None,
             bout=(None, None),
-            contests=self.contests + (contest,),
+            contests=(*self.contests, contest),
             champions=champions,
             queue=self.queue[1:],
             eliminated=self.eliminated + out,
@@ -576,7 +633,7 @@ def _empty_reading(unit: str) -> Reading:
 
 
 def _set(values: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    return values[:i] + (value,) + values[i + 1 :]
+    return (*values[:i], value, *values[i + 1 :])
 
 
 def _and(names: Sequence[str]) -> str:

@@ -83,12 +83,14 @@ def sheet_json(state: SwashState, seat: int) -> dict[str, Any]:
     pirate = state.pirates[seat]
     columns = []
     for i, column in enumerate(pirate.columns):
-        columns.append({
-            "column": i + 1,
-            "boxes": dict(zip(state.sheet.keys, column.scores)),
-            "pillaged_by": pirate.pillaged_by[i],
-            **column_tally(state, pirate, i).to_json(),
-        })
+        columns.append(
+            {
+                "column": i + 1,
+                "boxes": dict(zip(state.sheet.keys, column.scores, strict=False)),
+                "pillaged_by": pirate.pillaged_by[i],
+                **column_tally(state, pirate, i).to_json(),
+            }
+        )
     return {
         "name": pirate.name,
         "pirate_name": "Davy Jones" if state.davy_jones == seat else None,

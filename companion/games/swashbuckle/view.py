@@ -69,7 +69,8 @@ def legal_actions(state: SwashState) -> list[dict[str, Any]]:
     if state.phase == ROLL_OFF:
         return [
             {"type": "roll_off", "player": p, "from": "camera"}
-            for p, r in zip(state.players, state.roll_off) if r is None
+            for p, r in zip(state.players, state.roll_off, strict=False)
+            if r is None
         ] + _penalty_actions(state)
     seat = state.current
     player = state.players[seat]
@@ -91,20 +92,25 @@ def legal_actions(state: SwashState) -> list[dict[str, Any]]:
             else:  # nobody to pillage: the plunder just scores
                 found.append({"type": "score", "player": player, "box": PIRACY})
             if not pirate.hornswaggle and dice.rolls == 1:
-                found += [{"type": "roll", "player": player, "keep": list(k), "hornswaggle": True, "from": "camera"}
-                          for k in keeps(dice.dice)]
+                found += [
+                    {"type": "roll", "player": player, "keep": list(k), "hornswaggle": True, "from": "camera"}
+                    for k in keeps(dice.dice)
+                ]
     elif dice.rolls == 0:
         found.append({"type": "roll", "player": player, "from": "camera"})
     else:
         if dice.rolls < MAX_ROLLS:
             found += [{"type": "roll", "player": player, "keep": list(k), "from": "camera"} for k in keeps(dice.dice)]
         elif dice.rolls == MAX_ROLLS and not pirate.hornswaggle:
-            found += [{"type": "roll", "player": player, "keep": list(k), "hornswaggle": True, "from": "camera"}
-                      for k in keeps(dice.dice)]
+            found += [
+                {"type": "roll", "player": player, "keep": list(k), "hornswaggle": True, "from": "camera"}
+                for k in keeps(dice.dice)
+            ]
         found += _score_actions(state, player)
         if turn.curse == "forgotten" and turn.cursed_by is not None:
-            found += [{"type": "remind", "player": state.players[turn.cursed_by], "remove": v}
-                      for v in sorted(set(dice.dice))]
+            found += [
+                {"type": "remind", "player": state.players[turn.cursed_by], "remove": v} for v in sorted(set(dice.dice))
+            ]
     return found + _curse_actions(state) + _penalty_actions(state)
 
 
@@ -131,7 +137,7 @@ def _turn_json(state: SwashState) -> dict[str, Any]:
 
 def _prompt(state: SwashState) -> str:
     if state.phase == ROLL_OFF:
-        waiting = ", ".join(p for p, r in zip(state.players, state.roll_off) if r is None)
+        waiting = ", ".join(p for p, r in zip(state.players, state.roll_off, strict=False) if r is None)
         return f"Who starts? Each player rolls one die; the highest unmatched die starts. Waiting for {waiting}."
     seat = state.current
     player = state.players[seat]
@@ -177,13 +183,15 @@ def _standings(state: SwashState, totals: dict[str, int]) -> list[dict[str, Any]
     for rank, seat in enumerate(order):
         player = state.players[seat]
         tied = rows and rows[-1]["total"] == totals[player]
-        rows.append({
-            "place": rows[-1]["place"] if tied else rank + 1,
-            "player": player,
-            "pirate_name": "Davy Jones" if state.davy_jones == seat else None,
-            "shown_as": display_name(state, seat),
-            "total": totals[player],
-        })
+        rows.append(
+            {
+                "place": rows[-1]["place"] if tied else rank + 1,
+                "player": player,
+                "pirate_name": "Davy Jones" if state.davy_jones == seat else None,
+                "shown_as": display_name(state, seat),
+                "total": totals[player],
+            }
+        )
     return rows
 
 
@@ -197,9 +205,10 @@ def summary(state: SwashState) -> Summary:
         "pirates": {p: sheet_json(state, i) for i, p in enumerate(state.players)},
         "turn": _turn_json(state),
         "options": [o.to_json() for o in current_options(state)],
-        "roll_off": dict(zip(state.players, state.roll_off)) if state.phase == ROLL_OFF else None,
+        "roll_off": dict(zip(state.players, state.roll_off, strict=False)) if state.phase == ROLL_OFF else None,
         "curses": [{"target": state.players[c.target], "cursor": state.players[c.cursor]} for c in state.curses],
-        "may_curse": state.players[state.curse_window] if _curse_actions(state) and state.curse_window is not None
+        "may_curse": state.players[state.curse_window]
+        if _curse_actions(state) and state.curse_window is not None
         else None,
         "davy_jones": state.players[state.davy_jones] if state.davy_jones is not None else None,
         "captain": state.players[state.captain] if state.captain is not None else None,
@@ -218,7 +227,8 @@ def summary(state: SwashState) -> Summary:
         prompt = f"Match over: {named} {verb} with {best} plunder."
         return Summary(scores, (), prompt, True, winners, detail)
     to_act = (
-        tuple(p for p, r in zip(state.players, state.roll_off) if r is None)
-        if state.phase == ROLL_OFF else (state.players[state.current],)
+        tuple(p for p, r in zip(state.players, state.roll_off, strict=False) if r is None)
+        if state.phase == ROLL_OFF
+        else (state.players[state.current],)
     )
     return Summary(scores, to_act, _prompt(state), False, (), detail)

@@ -74,7 +74,7 @@ def test_fogged_tile_blinds_and_purser_flips_from_the_seed():
         t.patch(a, tile=(0, 2, 2))
         t.do("fog", tile=tile("Ana", 2, 2))
         events = t.do("attack", player="Ana", merc=a, target=b)
-        coin = [e for e in events if e["type"] == "coin"][0]
+        coin = next(e for e in events if e["type"] == "coin")
         assert coin["by"] == "Purser's coin"
         assert t.merc(b).health == (7 if coin["won"] else 10)
         results.add(coin["won"])
@@ -111,6 +111,7 @@ def test_leech_heals_the_attacker_by_the_damage_dealt():
 
 
 # -- plunder --------------------------------------------------------------------------------
+
 
 def test_plunder_from_an_enemy_guild_hall():
     t = at("attack")
@@ -167,34 +168,62 @@ def test_melee_reaches_adjacent_tiles_only():
     near = t.put("Ben", "Near", health=20, tile=(1, 3, 3))  # straight across from the Archer
     far = t.put("Ben", "Far", health=20, tile=(1, 1, 3))
     t.do("attack", player="Ana", merc=archer, target=near, **{"with": "melee"})
-    t.refused("attack", "4 tiles away from Ana's Knight .*: a melee attack reaches an adjacent tile",
-              player="Ana", merc=knight, target=far, **{"with": "melee"})
+    t.refused(
+        "attack",
+        "4 tiles away from Ana's Knight .*: a melee attack reaches an adjacent tile",
+        player="Ana",
+        merc=knight,
+        target=far,
+        **{"with": "melee"},
+    )
 
 
 def test_ranged_reaches_two_to_four_tiles_in_a_line():
     t, archer, _ = _placed()
     adjacent = t.put("Ben", "Adjacent", health=20, tile=(1, 3, 3))
-    t.refused("attack", "1 tile away .* a ranged attack reaches 2 to 4 tiles away", player="Ana", merc=archer,
-              target=adjacent, **{"with": "ranged"})
+    t.refused(
+        "attack",
+        "1 tile away .* a ranged attack reaches 2 to 4 tiles away",
+        player="Ana",
+        merc=archer,
+        target=adjacent,
+        **{"with": "ranged"},
+    )
     t.patch(adjacent, tile=(1, 3, 1))  # Ben's column 1 faces Ana's column 4: two across, one along: no line
-    t.refused("attack", "not in a straight or diagonal line", player="Ana", merc=archer, target=adjacent,
-              **{"with": "ranged"})
+    t.refused(
+        "attack", "not in a straight or diagonal line", player="Ana", merc=archer, target=adjacent, **{"with": "ranged"}
+    )
     t.patch(adjacent, tile=(1, 2, 1))  # two rows up, two columns across: a diagonal
     t.do("attack", player="Ana", merc=archer, target=adjacent, **{"with": "ranged"})
     assert t.merc(adjacent).health == 17
 
 
 def test_a_mercenary_between_blocks_the_line_of_sight():
-    t, archer, knight = _placed()
+    t, archer, _knight = _placed()
     target = t.put("Ben", "Target", health=20, tile=(1, 2, 3))  # two tiles straight ahead of the Archer
     blocker = t.put("Ben", "Blocker", health=20, tile=(1, 3, 3))
-    t.refused("attack", "Ben's Blocker .* stands between Ana's Archer .* and Ben's Target .*line of sight",
-              player="Ana", merc=archer, target=target, **{"with": "ranged"})
+    t.refused(
+        "attack",
+        "Ben's Blocker .* stands between Ana's Archer .* and Ben's Target .*line of sight",
+        player="Ana",
+        merc=archer,
+        target=target,
+        **{"with": "ranged"},
+    )
     legal = guilded.legal_actions(t.state)
     assert not [a for a in legal if a["type"] == "attack" and a["target"] == target]
     assert [a for a in legal if a["type"] == "attack" and a["target"] == blocker and a["merc"] == archer]
-    t.refused("attack", "line of sight", player="Ana", merc=archer, target=target, amount=4,
-              damage_type="magic", card="Fireball", **{"with": "ranged"})
+    t.refused(
+        "attack",
+        "line of sight",
+        player="Ana",
+        merc=archer,
+        target=target,
+        amount=4,
+        damage_type="magic",
+        card="Fireball",
+        **{"with": "ranged"},
+    )
     t.patch(blocker, tile=(1, 3, 4))
     t.do("attack", player="Ana", merc=archer, target=target, **{"with": "ranged"})
 

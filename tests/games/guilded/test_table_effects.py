@@ -60,8 +60,7 @@ def test_banked_counters_show_in_the_summary():
         ("mend", "bleed", {"bleed": 3, "poison": 2, "frost": 1}, {"poison": 2, "frost": 1}),
         ("mend", None, {"bleed": 3, "poison": 2, "exhaust": 1, "blind": 1, "frost": 1}, {"frost": 1}),
         ("cleanse", "frost", {"frost": 2, "burn": 1, "bleed": 1}, {"burn": 1, "bleed": 1}),
-        ("cleanse", None, {"frost": 2, "burn": 1, "silence": 1, "stealth": 1, "fog": 1, "regen": 2},
-         {"regen": 2}),
+        ("cleanse", None, {"frost": 2, "burn": 1, "silence": 1, "stealth": 1, "fog": 1, "regen": 2}, {"regen": 2}),
     ],
 )
 def test_mend_and_cleanse(verb, status, present, left):
@@ -77,8 +76,12 @@ def test_mend_and_cleanse(verb, status, present, left):
 
 @pytest.mark.parametrize(
     "verb, status, message",
-    [("mend", "frost", "physical statuses; frost is magical"), ("cleanse", "bleed", "bleed is physical"),
-     ("mend", None, "no physical status"), ("cleanse", None, "no magical status")],
+    [
+        ("mend", "frost", "physical statuses; frost is magical"),
+        ("cleanse", "bleed", "bleed is physical"),
+        ("mend", None, "no physical status"),
+        ("cleanse", None, "no magical status"),
+    ],
 )
 def test_mend_and_cleanse_refusals(verb, status, message):
     t, m = table()
@@ -196,11 +199,13 @@ def test_two_mercenaries_with_one_name_need_ids():
 
 @pytest.mark.parametrize(
     "status, first, message",
-    [("frost", 3, "already has 3 frost counters, the most there can be"),
-     ("burn", 3, "already has 3 burn counters, the most there can be"),
-     ("fortify", 4, "already has fortify 4, the highest level"),
-     ("blind", 1, "is already blind"),
-     ("silence", 1, "is already silenced")],
+    [
+        ("frost", 3, "already has 3 frost counters, the most there can be"),
+        ("burn", 3, "already has 3 burn counters, the most there can be"),
+        ("fortify", 4, "already has fortify 4, the highest level"),
+        ("blind", 1, "is already blind"),
+        ("silence", 1, "is already silenced"),
+    ],
 )
 def test_a_status_that_cannot_grow_is_refused_not_saved_blank(status, first, message):
     t, m = table()
