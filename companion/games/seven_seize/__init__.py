@@ -35,7 +35,11 @@ How Purser reads the rulebook (every gap is a house rule in :data:`RULES`, docum
 - **Weigh-off** (:mod:`companion.games.seven_seize.weighoff`): one pan or two (``balance``), by weight
   or domino pips (``booty``); a difference inside the combined uncertainty at
   ``tie_confidence`` is a tie, resolved by each removing one piece and re-weighing;
-  ``cursed``: the lightest collection wins.
+  ``cursed``: the lightest collection wins. A reading the pieces on the pan cannot give
+  (:mod:`companion.games.seven_seize.plausible`: piece weights, removals, the domino set)
+  is refused with the reason, to be weighed again.
+- **2-player prompts**: the non-Captain reveals the Interloper's card and decides for it;
+  the Interloper's pieces are listed among the scores.
 """
 
 from companion.games.seven_seize.game import (

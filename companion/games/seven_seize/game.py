@@ -71,6 +71,8 @@ ACTIONS_HELP = """\
   {"type": "weigh", "player": "Ana", "from": "scale", "channel": 0}    weigh a collection on the balance
   {"type": "weigh", "player": "Ana", "grams": 151.5}         ... or typed from a kitchen scale
   {"type": "weigh", "player": "Ana", "pips": 96}             ... or dominoes (booty=dominoes)
+  {"type": "weigh", "player": "Ana", "grams": 3.5, "confirm": true}   keep a reading only the piece-weight
+                                                             house rules call impossible
 Purser does the seizing, the Number cards' round and round and the swab itself."""
 
 

@@ -14,10 +14,12 @@ has the full table):
   the line is drawn under Swashbuckle, so every box can be scuttled).
 - **Hornswaggle**: once per match, a fourth roll (or a second Piracy roll), -15.
 - **Piracy**: on a 5-run the pirate rolls all five dice once more; the sum (40 for five
-  alike) goes in Piracy and comes off one chosen player's Pillaged box. Each pirate
-  pillages and is pillaged once (per column in Perfect Storm). With nobody left to pillage
-  the plunder still scores. Five alike on a Hornswaggled Piracy roll makes the pirate
-  Davy Jones (recorded; an earlier Davy Jones must pick a new name).
+  alike) goes in Piracy and comes off one chosen player's Pillaged box. "A player may
+  only pillage or be pillaged one time" is ``pillage_once``: once each way (default), or
+  once in all (per column in Perfect Storm). With nobody left to pillage the plunder
+  still scores. Five alike on a Hornswaggled Piracy roll makes the pirate Davy Jones: the
+  name sticks (standings, profile, the next match through ``davy_jones``), and an earlier
+  Davy Jones must pick a new name.
 - **Swashbuckle Bonus**: five alike while the Swashbuckle box holds points earns an X
   (+50), wherever it is scored (Piracy roll included). If no open box takes it, the player
   fills any open box with its max potential (Piracy: 36, pillaging another player 36).
@@ -59,6 +61,7 @@ Swashbuckle actions (dice as read from the table; "from": "camera" instead of "d
   {"type": "score", "player": "Ana", "box": "full_boat"}                   fill a box (a scuttle when nothing scores)
   {"type": "score", "player": "Ana", "box": "piracy"}                      Piracy: then roll all five dice again
   {"type": "pillage", "player": "Ana", "target": "Ben"}                    steal the Piracy roll from Ben
+  {"type": "score", "player": "Ana", "box": "piracy"}                      ... or score it when nobody is pillaged
   {"type": "curse", "player": "Ana", "target": "Ben"}                      after your turn: Ben's next turn is cursed
   {"type": "remind", "player": "Cy", "remove": 6}                          a cursed player rolled five: take a 6 away
   {"type": "etiquette", "player": "Ben"}                                   Ben forgot a moniker: -1 (if in play)
