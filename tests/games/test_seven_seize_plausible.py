@@ -12,6 +12,7 @@ from companion.games import IllegalAction
 from companion.games import seven_seize as game
 from companion.games.seven_seize.phases import start_weighoff
 from companion.games.seven_seize.plausible import domino_counts, pip_range
+from companion.games.seven_seize.weighing import ImpossibleReading
 from companion.scale import open_scale
 from tests.support.seize import new
 
@@ -96,7 +97,9 @@ def test_the_same_pieces_weighed_again_must_agree():
 
 def test_a_reading_only_the_house_rules_rule_out_may_be_kept_when_confirmed():
     s = weighoff({"Ana": 20, "Ben": 15, "Cy": 14}, lightest_piece_g=2.0)
-    refused(s, "Ana", "lightest_piece_g", grams=30.0)
+    with pytest.raises(ImpossibleReading, match="lightest_piece_g") as caught:
+        weigh(s, "Ana", grams=30.0)
+    assert caught.value.confirmable, "a screen may offer to keep it"
     s, events = weigh(s, "Ana", grams=30.0, confirm=True)
     assert events[0]["type"] == "reading_confirmed" and "kept at the table's word" in events[0]["text"]
     assert s.weighoff.full[0].value == 30.0
@@ -107,7 +110,9 @@ def test_impossible_readings_cannot_be_confirmed_away():
     s, _ = weigh(s, "Ana", grams=81.0)
     s, _ = weigh(s, "Ben", grams=80.5)
     s, _ = weigh(s, "Cy", grams=50.0)
-    refused(s, "Ana", "cannot add weight", grams=95.0, confirm=True)
+    with pytest.raises(ImpossibleReading, match="cannot add weight") as caught:
+        weigh(s, "Ana", grams=95.0, confirm=True)
+    assert not caught.value.confirmable
 
 
 def test_the_first_collections_weighed_narrow_the_piece_weights():

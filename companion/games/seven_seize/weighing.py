@@ -102,6 +102,18 @@ def _number(value: Any, name: str) -> float:
     return float(value)
 
 
+class ImpossibleReading(IllegalAction):
+    """A weigh-off reading the pieces on the pan cannot give; weigh (or count) again.
+
+    ``confirmable``: only the house-rule piece weights rule it out, so the same reading sent
+    again with ``"confirm": true`` is kept (a screen may offer "keep this reading").
+    """
+
+    def __init__(self, message: str, *, confirmable: bool) -> None:
+        super().__init__(message)
+        self.confirmable = confirmable
+
+
 def booty(state: SeizeState) -> Booty:
     """What the house rules say of the table's booty, for :mod:`.plausible`."""
     s = state.settings
@@ -127,7 +139,7 @@ def weigh(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, lis
         verdict = plausible.check(name, reading, wo, booty(state))
         if verdict is not None:
             if not (verdict.confirmable and confirm):
-                raise IllegalAction(verdict.reason)
+                raise ImpossibleReading(verdict.reason, confirmable=verdict.confirmable)
             kept.append(
                 event(
                     "reading_confirmed",
