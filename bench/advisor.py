@@ -3,9 +3,9 @@
     .venv/bin/python bench/advisor.py [--swashbuckle] [--repeat N]
 
 Prints the median of N fresh computations of the Yahtzee table (free joker) and, with
---swashbuckle, one of the Swashbuckle table; the time to load a cached table; and the
-median time of a hint on random positions. The kernel is compiled (and cached) before
-anything is timed.
+--swashbuckle, one of the Swashbuckle table; the size of each cached file; the time to
+load a cached table; and the median time of a hint on random positions. The kernel is
+compiled (and cached) before anything is timed.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from companion.advisor.hint import Advisor
-from companion.advisor.table import load_table
+from companion.advisor.table import load_table, table_path
 from companion.games.scoresheet import Column, sheet
 
 
@@ -36,6 +36,7 @@ def main() -> None:
         table = load_table(yahtzee, directory=folder)
         times.append(table.seconds)
     print(f"yahtzee table: median {statistics.median(times):.2f} s over {args.repeat} (expected {table.expected:.6f})")
+    print(f"yahtzee table file: {table_path(yahtzee, folder).stat().st_size / 1e6:.2f} MB")
     start = time.perf_counter()
     load_table(yahtzee, directory=folder)
     print(f"yahtzee table load from cache: {time.perf_counter() - start:.3f} s")
@@ -44,6 +45,8 @@ def main() -> None:
         folder = Path(tempfile.mkdtemp())
         swash = load_table(sheet("swashbuckle"), directory=folder)
         print(f"swashbuckle table: {swash.seconds:.1f} s (expected {swash.expected:.4f})")
+        size = table_path(sheet("swashbuckle"), folder).stat().st_size
+        print(f"swashbuckle table file: {size / 1e6:.2f} MB; in memory {swash.values.nbytes / 1e6:.1f} MB")
         start = time.perf_counter()
         load_table(sheet("swashbuckle"), directory=folder)
         print(f"swashbuckle table load from cache: {time.perf_counter() - start:.3f} s")

@@ -88,16 +88,41 @@ def show(app: Any, name: str, opened: dict[str, int]) -> None:
         app.open_session(opened[name])
         if name in ("weighoff", "generic"):
             app.go(name, controller=app.controller)
+        _after(app, name)
         return
     _make(app, name)
     if app.controller is not None:
         opened[name] = app.controller.session.id
+    _after(app, name)
+
+
+def _after(app: Any, name: str) -> None:
+    """What a screen shows beyond its game: the hint, a die being fixed."""
+    screen = app.manager.current_screen
+    if name == "swashbuckle":
+        screen.set_hint(True)
+        wait(lambda: app.advice.state in ("ready", "failed"), 600)
+        screen.refresh()
+    elif name == "fixdice":
+        screen.fixing = 2
+        screen.refresh()
+        screen.fixing = 2
+        screen._fill_dice()
 
 
 def _make(app: Any, name: str) -> None:
     if name in ("home", "players", "past", "settings", "calibrate"):
         app.resume_offered = False
         app.go(name)
+    elif name == "over":
+        finished = next(r for r in app.store.sessions() if r.finished and r.game == "swashbuckle")
+        app.open_session(finished.id)  # a finished game opens on its result
+    elif name == "fixdice":
+        app.start_game("swashbuckle", ["Ana", "Ben", "Cy"], {"who_starts": "seating"}, seed=4)
+        read = [(5, False), (5, False), (3, True), (6, False), (2, True)]
+        app.controller.act({"type": "roll", "player": "Ana", "detections": {
+            "dice": [{"value": v, "box": [40 + 90 * i, 60, 60, 60], "confidence": 0.55 if u else 0.97,
+                      "unsure": u} for i, (v, u) in enumerate(read)], "unsure": 2}})
     elif name == "newgame":
         screen = app.go("newgame")
         screen.choose_game("swashbuckle")
@@ -157,7 +182,7 @@ def _make(app: Any, name: str) -> None:
 
 
 SCREENS = ("home", "newgame", "players", "past", "settings", "hardware", "calibrate", "generic",
-           "seven", "swashbuckle", "scallywagger", "seize", "weighoff", "guilded")
+           "seven", "swashbuckle", "fixdice", "scallywagger", "seize", "weighoff", "guilded", "over")
 
 #: Guilded Treasures into Ben's second turn: mercenaries on both sides, statuses, loot spent.
 GUILDED_TURNS = (
@@ -198,6 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     from companion.ui.app import PurserApp
 
     args.out.mkdir(parents=True, exist_ok=True)
+    from companion.advisor.table import cache_dir
+
+    # the best-play tables are kept where the app keeps them: built once, not on every run
+    os.environ.setdefault("PURSER_ADVISOR_CACHE", str(cache_dir()))
     with tempfile.TemporaryDirectory(prefix="purser-shots-") as tmp:
         os.environ["PURSER_DATA_DIR"] = tmp
         app = PurserApp(db=Path(tmp) / "purser.db", scale_url="sim://?pieces=151.2", camera_url="sim://?dice=5&seed=7")
@@ -213,9 +242,9 @@ def main(argv: list[str] | None = None) -> int:
                 pump(6)
                 if "preview" in app.manager.current_screen.ids:  # let a camera frame arrive and draw
                     wait(lambda: app.hardware.frame is not None)
-                    for _ in range(5):
-                        time.sleep(0.1)
-                        pump(2)
+                for _ in range(5):  # plots are drawn a frame after they are laid out
+                    time.sleep(0.1)
+                    pump(2)
                 path = args.out / f"{name}-{orientation}.png"
                 app.export_png(path)
                 _shrink(path)

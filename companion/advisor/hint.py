@@ -86,7 +86,7 @@ class Advisor:
         self.model = self.table.model
         self.sheet = sheet
         self._args = kernel_args(self.model)
-        self._values = np.ascontiguousarray(self.table.values, dtype=np.float64)
+        self._values = np.ascontiguousarray(self.table.values, dtype=np.float32)
 
     def expected(self) -> float:
         """The expected final score of a fresh game under optimal play."""

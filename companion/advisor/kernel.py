@@ -226,11 +226,12 @@ def final_roll_values(V, mask, up, five, zero, out, box, pts, val, how, nv,
 
 
 @njit(cache=True, parallel=True)
-def solve_level(V, masks, up_ok, add, sub, first_roll,
+def solve_level(V, masks, rep, add, sub, first_roll,
                 n_boxes, n_up, n_five, n_zero, upper_at, upper_bonus, extra_bonus, mode, zeros_any, five_box,
                 score, score_joker, extra, qualifies, plunder, max_points, upper, scuttle, upper_for_face,
                 five_face):
-    """Fill ``V`` for every reachable state whose mask is in ``masks`` (one level)."""
+    """Fill ``V`` for every state of ``masks`` (one level) whose upper subtotal represents its
+    class (``rep[mask, up] == up``); the others are copied from it afterwards."""
     n_rolls = score.shape[1]
     n_keeps = add.shape[0]
     for i in prange(masks.shape[0]):
@@ -245,7 +246,7 @@ def solve_level(V, masks, up_ok, add, sub, first_roll,
         nv = np.empty(64)
         five_open = five_box < 0 or (mask >> five_box) & 1 == 0
         for up in range(n_up):
-            if not up_ok[mask, up]:
+            if rep[mask, up] != up:
                 continue
             for five in range(n_five):
                 if five == 1 and five_open:

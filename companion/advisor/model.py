@@ -95,8 +95,65 @@ class Model:
         return hashlib.sha256(parts.encode()).hexdigest()[:16]
 
 
-#: Bump when the model or kernel changes meaning, so stale cached tables are not used.
-MODEL_VERSION = 1
+#: Bump when the model, the kernel or the stored form changes, so stale cached tables are not used.
+MODEL_VERSION = 2
+
+
+def up_representatives(model: Model) -> np.ndarray:
+    """For every (mask, upper subtotal): the subtotal whose value it shares; -1 when unreachable.
+
+    The subtotal only matters for the upper bonus. When the open upper boxes cannot lift it
+    to the bonus any more, every such subtotal has the same future: they share the smallest
+    one's value. (Once every upper box is filled this leaves at most two: bonus won or not.)
+    So the solver works each class out once, and the stored table keeps one value per class.
+    """
+    nb, n_up = model.n_boxes, model.n_up
+    rep = np.full((1 << nb, n_up), -1, dtype=np.int16)
+    ups = np.arange(n_up)
+    if n_up == 1:
+        rep[model.up_ok[:, 0], 0] = 0
+        return rep
+    masks = np.arange(1 << nb, dtype=np.int64)
+    remaining = np.zeros(1 << nb, dtype=np.int64)
+    for b in np.flatnonzero(model.upper):
+        remaining += np.where((masks >> b) & 1, 0, int(model.max_points[b]))
+    hopeless = ups[None, :] + remaining[:, None] < model.upper_at
+    ok = model.up_ok
+    rep[ok] = np.broadcast_to(ups, ok.shape)[ok]
+    lost = ok & hopeless
+    first = np.where(lost.any(axis=1), np.argmax(lost, axis=1), -1)
+    rows, cols = np.nonzero(lost)
+    rep[rows, cols] = first[rows]
+    return rep
+
+
+def stored_states(model: Model, rep: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The flat indexes of the states a stored table keeps (one per class, reachable only),
+    and for every reachable state the index of the kept state it takes its value from.
+
+    Returns ``(kept, (reachable, source))`` packed as ``kept`` and a (2, N) array.
+    """
+    masks, ups = np.nonzero(rep >= 0)
+    reps = rep[masks, ups].astype(np.int64)
+    masks = masks.astype(np.int64)
+    ups = ups.astype(np.int64)
+    five_box = model.five_box
+    pairs_all, pairs_src = [], []
+    for five in range(model.n_five):
+        for zero in range(model.n_zero):
+            ok = np.ones(len(masks), dtype=bool)
+            if five == 1:
+                ok &= ((masks >> five_box) & 1) == 1
+            if zero == 1:
+                ok &= masks != 0
+            m, u, r = masks[ok], ups[ok], reps[ok]
+            pairs_all.append(((m * model.n_up + u) * model.n_five + five) * model.n_zero + zero)
+            pairs_src.append(((m * model.n_up + r) * model.n_five + five) * model.n_zero + zero)
+    reachable = np.concatenate(pairs_all)
+    source = np.concatenate(pairs_src)
+    is_kept = np.zeros(model.n_states, dtype=bool)
+    is_kept[source] = True
+    return np.flatnonzero(is_kept), np.stack([reachable, source])
 
 
 def build_model(sheet: Sheet) -> Model:

@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from companion import __version__
 from companion.errors import ExitCode, PurserError
@@ -34,9 +35,17 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose refusals are one line: what is wrong and where to look."""
+
+    def error(self, message: str) -> NoReturn:
+        text = " ".join(message.split())
+        self.exit(int(ExitCode.USAGE), f"{self.prog}: {text[:300]} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the full argument parser with every registered sub-command."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="purser",
         description="Purser referees pirate tabletop games: score sheets, rules, "
         "a booty balance and a dice camera.",
@@ -65,10 +74,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(func(args) or 0)
     except PurserError as exc:
-        print(f"purser: {exc}", file=sys.stderr)
+        _one_line(str(exc))
         return int(exc.exit_code)
     except KeyboardInterrupt:
         return int(ExitCode.INTERRUPTED)
     except BrokenPipeError:  # the reader went away (`purser games | head`): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
         return 0
+    except OSError as exc:  # the terminal or a pipe failed under us
+        _one_line(f"could not finish: {exc.strerror or exc}")
+        return int(ExitCode.ERROR)
+    except Exception as exc:  # a defect: still one line, the details in the log with -vv
+        log.debug("unexpected failure", exc_info=True)
+        _one_line(f"unexpected failure ({type(exc).__name__}: {str(exc)[:200]}); run with -vv for details")
+        return int(ExitCode.ERROR)
+
+
+def _one_line(message: str) -> None:
+    """``purser: MESSAGE`` on stderr as a single line, whatever the message holds."""
+    text = " ".join(message.split())
+    try:
+        sys.stderr.write(f"purser: {text}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass

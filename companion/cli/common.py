@@ -18,10 +18,14 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
 def open_store(args: argparse.Namespace) -> Store:
     """Open the database named by ``--db`` or the default one.
 
+    Only the default data folder is created when missing; a ``--db`` in a folder that does
+    not exist is refused (a typo must not scatter databases around), as is an empty one.
+
     Raises:
         StoreError: the file is refused or cannot be opened.
     """
-    return Store.open(args.db or default_db_path())
+    db = getattr(args, "db", None)
+    return Store.open(default_db_path() if db is None else db)
 
 
 def games_help() -> str:
@@ -75,6 +79,16 @@ def parse_rules(items: list[str]) -> dict[str, str]:
             raise ConfigError(f"--rule needs KEY=VALUE, not {item!r}")
         rules[key.strip()] = value.strip()
     return rules
+
+
+def say(text: Any = "") -> None:
+    """One line of text on stdout (the command line's answer, not a log message)."""
+    sys.stdout.write(f"{text}\n")
+
+
+def warn(text: str) -> None:
+    """One line on stderr, prefixed ``purser:``."""
+    sys.stderr.write(f"purser: {text}\n")
 
 
 def print_json(data: Any) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from companion.cli.common import add_db_option, open_store, print_json
+from companion.cli.common import add_db_option, open_store, print_json, say, warn
+from companion.errors import ExitCode
 from companion.session.profiles import player_stats
 
 
@@ -23,18 +24,18 @@ def run(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         if args.add:
             if not args.name or not args.name.strip():
-                print("purser players add: give the new player's name")
-                return 2
+                warn("players add: give the new player's name")
+                return int(ExitCode.USAGE)
             record = store.add_player(args.name)
-            print(record.name)
+            say(record.name)
             return 0
         stats = player_stats(store)
         if args.json:
             print_json([s.to_json() for s in stats])
             return 0
         if not stats:
-            print("No players yet; they are added when a game starts, or with `purser players add NAME`.")
+            say("No players yet; they are added when a game starts, or with `purser players add NAME`.")
         for s in stats:
             titles = ", ".join(f"{v}" for v in s.profile.get("titles", {}).values())
-            print(f"{s.name:<20} played {s.played:>3}  won {s.wins:>3}  {titles}")
+            say(f"{s.name:<20} played {s.played:>3}  won {s.wins:>3}  {titles}")
     return 0

@@ -4,15 +4,38 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
-from companion.cli.common import add_db_option, add_parser_with_game_help, open_store, parse_rules, print_json
-from companion.errors import PurserError
-from companion.games import ConfigError, IllegalAction
-from companion.session import Hardware, NothingToUndo, TableSession
+from companion.cli.common import (
+    add_db_option,
+    add_parser_with_game_help,
+    open_store,
+    parse_rules,
+    print_json,
+    say,
+    warn,
+)
+from companion.errors import ExitCode, PurserError
+from companion.games import IllegalAction
+from companion.session import BadJSON, Hardware, MalformedAction, NothingToUndo, TableSession, parse_json
+from companion.session.exports import MAX_EXPORT_BYTES, read_export
 from companion.session.hardware import needs_hardware
-from companion.store import NotFound, Store, StoreError
+from companion.session.moves import MAX_ACTION_BYTES
+from companion.store import (
+    AlreadyStored,
+    GameDamaged,
+    NotFound,
+    StaleWrite,
+    StorageError,
+    Store,
+    StoreBusy,
+    StoreError,
+    StoreRefused,
+)
+from companion.store.db import MAX_INT
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -21,9 +44,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("game", help="which game (see `purser games`)")
     p.add_argument("--players", required=True, help="comma-separated names in seating order, e.g. Ana,Ben,Cy")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)")
-    p.add_argument("--seed", type=int, help="seed for anything Purser draws at random (default: random)")
-    p.add_argument("--scale", metavar="URL", help="the balance for this game (default auto://; sim:// for the built-in simulator)")
-    p.add_argument("--camera", metavar="URL", help="the dice camera for this game (default auto://: the first camera, else the simulator; sim://, cv://0, file://PATH)")
+    p.add_argument("--seed", type=_seed,
+                   help=f"seed for anything Purser draws at random, 0 to {MAX_INT} (default: random)")
+    p.add_argument("--scale", metavar="URL",
+                   help="the balance for this game (default auto://; sim:// for the built-in simulator)")
+    p.add_argument("--camera", metavar="URL",
+                   help="the dice camera for this game (default auto://: the first camera, else the simulator; "
+                   "sim://, cv://0, file://PATH)")
     add_db_option(p)
     p.set_defaults(func=cmd_new)
 
@@ -31,7 +58,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         sub, "play", help="apply JSON actions from stdin, one per line; print one JSON result line each",
         description="Reads one JSON action per line on stdin. Each line gets one JSON line back: "
         '{"ok": true, "seq": N, "events": [...], "prompt": "..."} once the action is saved, or '
-        '{"ok": false, "error": "illegal"|"malformed"|"hardware", "message": "..."} (nothing changed). '
+        '{"ok": false, "error": KIND, "message": "..."} when nothing was changed, where KIND is '
+        '"malformed" (not JSON, or not an action of this game), "illegal" (the rules refuse it), '
+        '"stale" (the game changed in another window or process: it has been re-read, see "seq" '
+        'and "prompt", and the line can be sent again if still legal), "hardware", "busy", '
+        '"storage" (disk full or read-only) or "damaged"; the stream goes on either way. '
         'An action with "from": "scale" or "from": "camera" is measured first with the game\'s '
         'scale or camera (see `purser new --scale/--camera`). '
         '{"type": "undo"} and {"type": "redo"} work too.',
@@ -45,7 +76,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--history", type=int, default=10, metavar="N", help="how many past actions to list (default 10)")
     p.set_defaults(func=cmd_show)
 
-    for name, func, words in (("undo", cmd_undo, "take back the last action"), ("redo", cmd_redo, "put back the last undone action")):
+    for name, func, words in (
+        ("undo", cmd_undo, "take back the last action"),
+        ("redo", cmd_redo, "put back the last undone action"),
+    ):
         p = add_parser_with_game_help(sub, name, help=words)
         _session_args(p)
         p.set_defaults(func=func)
@@ -66,44 +100,77 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_import)
 
 
+def _seed(text: str) -> int:
+    """``--seed``: a whole number from 0 to 2**63 - 1."""
+    digits = text.strip()
+    if not digits.isdigit() or len(digits) > 19 or int(digits) > MAX_INT:
+        raise argparse.ArgumentTypeError(f"a seed must be a whole number from 0 to {MAX_INT}, not {text[:30]!r}")
+    return int(digits)
+
+
 def _session_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("session", help="session id, or `last` for the most recent unfinished one")
     add_db_option(p)
 
 
 def _load(store: Store, ref: str) -> TableSession:
+    """The session named on the command line (an id, or ``last``).
+
+    Raises:
+        NotFound: no such session (or not a session id at all).
+    """
     if ref == "last":
         for record in store.sessions():
-            if not record.finished:
+            if not record.finished and not record.damaged:
                 return TableSession(store, record.id)
         raise NotFound("there is no unfinished game session")
-    try:
-        sid = int(ref)
-    except ValueError:
-        raise NotFound(f"{ref!r} is not a session id (a number, or `last`)") from None
-    return TableSession(store, sid)
-
+    text = ref.strip()
+    if not text.isdigit() or len(text) > 19 or not 0 < int(text) <= MAX_INT:
+        raise NotFound(f"there is no game session {ref[:30]!r} (a session is a number such as 1, or `last`)")
+    return TableSession(store, int(text))
 
 
 def cmd_new(args: argparse.Namespace) -> int:
     """Create a session and print its id."""
-    players = [p for p in args.players.split(",")]
+    players = list(args.players.split(","))
     with open_store(args) as store:
         hardware = Hardware(args.scale, args.camera).to_config()
         session = TableSession.create(
             store, args.game, players, parse_rules(args.rule), seed=args.seed, hardware=hardware
         )
-        print(session.id)
+        say(session.id)
     return 0
 
 
-def _apply_line(session: TableSession, line: str) -> dict[str, Any]:
+_ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
+    (MalformedAction, "malformed"),
+    (IllegalAction, "illegal"),
+    (NothingToUndo, "illegal"),
+    (StaleWrite, "stale"),
+    (StoreBusy, "busy"),
+    (StorageError, "storage"),
+    (GameDamaged, "damaged"),
+    (StoreRefused, "damaged"),
+    (NotFound, "not_found"),
+    (StoreError, "storage"),
+    (PurserError, "hardware"),  # the scale or camera gave no trustworthy measurement
+)
+
+
+def _refusal(exc: PurserError) -> dict[str, Any]:
+    kind = next(k for cls, k in _ERROR_KINDS if isinstance(exc, cls))
+    return {"ok": False, "error": kind, "message": str(exc)}
+
+
+def _apply_line(session: TableSession, line: bytes) -> dict[str, Any]:
+    """One line of `purser play`: its answer, once any change it made is saved."""
     try:
-        action = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return {"ok": False, "error": "malformed", "message": f"not valid JSON ({exc.msg} at column {exc.colno})"}
+        action = parse_json(line)
+    except BadJSON as exc:
+        return {"ok": False, "error": "malformed", "message": str(exc)}
     if not isinstance(action, dict):
-        return {"ok": False, "error": "malformed", "message": 'an action must be a JSON object such as {"type": "..."}'}
+        return {"ok": False, "error": "malformed",
+                "message": 'an action must be a JSON object such as {"type": "..."}'}
     try:
         if action.get("type") == "undo" and len(action) == 1:
             entry = session.undo()
@@ -114,13 +181,25 @@ def _apply_line(session: TableSession, line: str) -> dict[str, Any]:
         if needs_hardware(action):
             action = session.resolve(action)
         events = session.apply(action)
-    except (IllegalAction, NothingToUndo) as exc:
-        return {"ok": False, "error": "illegal", "message": str(exc)}
-    except StoreError:
-        raise
-    except PurserError as exc:  # the scale or camera gave no trustworthy measurement
-        return {"ok": False, "error": "hardware", "message": str(exc)}
+    except StaleWrite as exc:  # the session has re-read the game: offer it as it now stands
+        return {**_refusal(exc), "seq": session.cursor, "prompt": session.summary().prompt}
+    except PurserError as exc:
+        return _refusal(exc)
     return {"ok": True, "seq": session.cursor, "events": events, "prompt": session.summary().prompt}
+
+
+def _lines(stream: Any, limit: int) -> Any:
+    """Lines of a byte stream; a line longer than ``limit`` comes back as None (its bytes are skipped)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):
+                line = stream.readline(1 << 16)
+            yield None
+            continue
+        yield line
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -128,15 +207,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         session = _load(store, args.session)
         try:
-            for line in sys.stdin:
+            for line in _lines(sys.stdin.buffer, MAX_ACTION_BYTES + 1024):
+                if line is None:
+                    most = MAX_ACTION_BYTES // 1024
+                    print_json({"ok": False, "error": "malformed",
+                                "message": f"the line is too long (an action is at most {most} kB)"})
+                    continue
                 if not line.strip():
                     continue
-                try:
-                    result = _apply_line(session, line)
-                except StoreError as exc:
-                    print_json({"ok": False, "error": "storage", "message": str(exc)})
-                    return 1
-                print_json(result)
+                print_json(_apply_line(session, line))
         finally:
             session.close()
     return 0
@@ -160,22 +239,23 @@ def _session_json(session: TableSession, history: int) -> dict[str, Any]:
 
 def cmd_show(args: argparse.Namespace) -> int:
     """Print a session's summary and recent history."""
+    history = max(0, args.history)
     with open_store(args) as store:
         session = _load(store, args.session)
         if args.json:
-            print_json(_session_json(session, args.history))
+            print_json(_session_json(session, history))
             return 0
         summary = session.summary()
-        print(f"Game {session.id}: {session.game.TITLE}, {'finished' if summary.over else 'in play'}")
+        say(f"Game {session.id}: {session.game.TITLE}, {'finished' if summary.over else 'in play'}")
         for player, score in summary.scores.items():
             marker = "*" if player in summary.to_act else " "
-            print(f" {marker} {player:<16} {score:g}")
+            say(f" {marker} {player:<16} {score:g}")
         entries = session.history()
-        if entries and args.history:
-            print("History:")
-            for entry in entries[-args.history :]:
-                print(f"  {entry.seq:>4}. {entry.text}")
-        print(summary.prompt)
+        if entries and history:
+            say("History:")
+            for entry in entries[-history:]:
+                say(f"  {entry.seq:>4}. {entry.text}")
+        say(summary.prompt)
     return 0
 
 
@@ -184,8 +264,8 @@ def cmd_undo(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         session = _load(store, args.session)
         entry = session.undo()
-        print(f"Undid {entry.seq}: {entry.text}")
-        print(session.summary().prompt)
+        say(f"Undid {entry.seq}: {entry.text}")
+        say(session.summary().prompt)
     return 0
 
 
@@ -194,55 +274,88 @@ def cmd_redo(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         session = _load(store, args.session)
         entry = session.redo()
-        print(f"Redid {entry.seq}: {entry.text}")
-        print(session.summary().prompt)
+        say(f"Redid {entry.seq}: {entry.text}")
+        say(session.summary().prompt)
     return 0
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
-    """List sessions: unfinished first, most recent first."""
+    """List sessions: unfinished first, most recent first; damaged ones say so."""
     with open_store(args) as store:
         records = store.sessions()
         if args.json:
             print_json([
                 {"id": r.id, "game": r.game, "players": list(r.players), "finished": r.finished,
-                 "winners": (r.result or {}).get("winners", []), "updated": r.updated}
+                 "winners": (r.result or {}).get("winners", []), "updated": r.updated,
+                 **({"damaged": r.damaged} if r.damaged else {})}
                 for r in records
             ])
             return 0
         if not records:
-            print("No games yet. Start one with `purser new GAME --players A,B`.")
+            say("No games yet. Start one with `purser new GAME --players A,B`.")
         for r in records:
-            status = "won by " + ", ".join((r.result or {}).get("winners", [])) if r.finished else "in play"
-            print(f"{r.id:>5}  {r.game:<14} {', '.join(r.players):<30} {status:<24} {r.updated[:16]}")
+            if r.damaged:
+                status = "damaged"
+            elif r.finished:
+                status = "won by " + ", ".join((r.result or {}).get("winners", []))
+            else:
+                status = "in play"
+            say(f"{r.id:>5}  {r.game:<14} {', '.join(r.players):<30} {status:<24} {r.updated[:16]}")
     return 0
+
+
+class _OutputFailed(PurserError):
+    exit_code = ExitCode.STORAGE
+
+
+def _write_file(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a full disk leaves no half file)."""
+    target = Path(path)
+    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with open(temp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temp, target)
+    except OSError as exc:
+        temp.unlink(missing_ok=True)
+        raise _OutputFailed(f"cannot write {path}: {exc.strerror or exc}; nothing was written") from exc
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write one session as JSON."""
     with open_store(args) as store:
         data = _load(store, args.session).export()
-    text = json.dumps(data, indent=2) + "\n"
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if args.output:
-        try:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as exc:
-            raise PurserError(f"cannot write {args.output}: {exc.strerror}") from exc
+        _write_file(args.output, text)
     else:
         sys.stdout.write(text)
     return 0
 
 
-def cmd_import(args: argparse.Namespace) -> int:
-    """Store an exported session as a new one and print its id."""
+def _read_input(name: str) -> bytes:
     try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-        data = json.loads(text)
+        if name == "-":
+            return bytes(sys.stdin.buffer.read(MAX_EXPORT_BYTES + 1))
+        with open(name, "rb") as f:
+            return f.read(MAX_EXPORT_BYTES + 1)
+    except FileNotFoundError:
+        raise NotFound(f"there is no file {name}") from None
     except OSError as exc:
-        raise PurserError(f"cannot read {args.file}: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise StoreError(f"{args.file} is not a Purser game export (not JSON: {exc.msg})") from exc
+        raise PurserError(f"cannot read {name}: {exc.strerror or exc}") from exc
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """Store an exported session as a new one and print its id (an import seen before: its id)."""
+    name = "stdin" if args.file == "-" else args.file
+    data = read_export(_read_input(args.file), name)
     with open_store(args) as store:
-        print(TableSession.import_(store, data).id)
+        try:
+            sid = TableSession.import_(store, data).id
+        except AlreadyStored as exc:
+            warn(str(exc))
+            sid = exc.session_id
+        say(sid)
     return 0

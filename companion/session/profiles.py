@@ -37,6 +37,8 @@ def player_stats(store: Store) -> list[PlayerStats]:
     """Statistics for every profile, derived from the stored sessions (never kept as counters)."""
     stats = {p.name: PlayerStats(p.name, profile=p.profile) for p in store.players()}
     for record in store.sessions():
+        if record.damaged:
+            continue  # reported when that game is opened; the others still count
         winners = set((record.result or {}).get("winners", [])) if record.finished else set()
         for name in record.players:
             s = stats.setdefault(name, PlayerStats(name))

@@ -1,9 +1,15 @@
 """A table session: a game, its house rules, its players and the journal of actions.
 
 The state is always the replay of the journal up to the cursor. Undo and redo move the
-cursor; a new action drops whatever could have been redone. Every accepted action is
-committed to the store before :meth:`TableSession.apply` returns, so anything a player
-has been shown survives a crash.
+cursor; a new action drops whatever could have been redone. Every user action is one
+database transaction, together with everything it implies (the finished flag and result,
+titles on player profiles), and it is committed before :meth:`TableSession.apply`,
+:meth:`~TableSession.undo` or :meth:`~TableSession.redo` returns: anything a player has
+been shown survives a crash, and a crash never leaves half of an action.
+
+Each write names the journal head this session saw. If another window or device changed
+the game meanwhile, nothing is written, the session reloads the game as it now stands,
+and :class:`~companion.store.StaleWrite` says what changed.
 """
 
 from __future__ import annotations
@@ -11,22 +17,27 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from companion.errors import ExitCode, PurserError
 from companion.games import find_game, resolve_config
-from companion.games.base import Event, Game, IllegalAction, Summary, check_players
+from companion.games.base import ConfigError, Event, Game, IllegalAction, Summary, check_players
+from companion.session.exports import EXPORT_FORMAT, EXPORT_VERSION, ExportRefused, seal
 from companion.session.hardware import Hardware, needs_hardware
+from companion.session.moves import check_action
 from companion.session.replay import replay
 from companion.session.titles import refresh_titles, seating_rules
-from companion.store import Store, StoreError
+from companion.store import GENESIS, AlreadyStored, GameDamaged, StaleWrite, Store
 
 log = logging.getLogger(__name__)
 
-EXPORT_FORMAT = "purser-session"
-EXPORT_VERSION = 1
+#: Seeds are stored as 64-bit integers; Purser draws them from 0 to 2**31.
+MAX_SEED = 2**63 - 1
+
+__all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "HistoryEntry", "NothingToUndo", "SessionDamaged", "TableSession"]
 
 
 class NothingToUndo(PurserError):
@@ -35,10 +46,8 @@ class NothingToUndo(PurserError):
     exit_code = ExitCode.ILLEGAL
 
 
-class SessionDamaged(StoreError):
+class SessionDamaged(GameDamaged):
     """A stored journal no longer replays (an action in it is refused by the rules)."""
-
-    exit_code = ExitCode.DAMAGED
 
 
 @dataclass(frozen=True)
@@ -56,18 +65,10 @@ class HistoryEntry:
         return " ".join(e.get("text", "") for e in self.events if e.get("text"))
 
 
-def _as_json_object(action: Any) -> dict[str, Any]:
-    """A detached, JSON-clean copy of ``action``.
-
-    Raises:
-        IllegalAction: it is not a JSON object.
-    """
-    if not isinstance(action, Mapping):
-        raise IllegalAction('an action must be a JSON object such as {"type": "..."}')
-    try:
-        return json.loads(json.dumps(action))
-    except (TypeError, ValueError) as exc:
-        raise IllegalAction(f"the action cannot be stored: {exc}") from exc
+def _check_seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ConfigError(f"a seed must be a whole number from 0 to {MAX_SEED}, not {str(seed)[:30]}")
+    return seed
 
 
 class TableSession:
@@ -78,29 +79,55 @@ class TableSession:
 
         Raises:
             NotFound: no such session.
+            GameDamaged: its stored rows do not decode or add up.
             SessionDamaged: the journal no longer replays under the game's rules.
         """
-        record = store.session(session_id)
         self.store = store
-        self.id = record.id
-        self.game: Game = find_game(record.game)
+        self.id = session_id
+        self._hardware: Hardware | None = None
+        self._load()
+
+    def _load(self) -> None:
+        """(Re)read everything from the store; the in-memory view is replaced only on success."""
+        store, session_id = self.store, self.id
+        record = store.session(session_id)
+        try:
+            game: Game = find_game(record.game)
+        except ConfigError as exc:
+            raise store.damaged(session_id, f"it is a game this Purser does not know ({exc})") from None
+        entries = store.journal(session_id)
+        if record.cursor > len(entries):
+            raise store.damaged(session_id, f"it stands at action {record.cursor} but its journal holds {len(entries)}")
+        journal = [e.action for e in entries]
+        try:
+            states, events = replay(game, record.config, record.players, record.seed, journal)
+        except (IllegalAction, ConfigError) as exc:
+            raise SessionDamaged(
+                f"game {session_id} cannot be replayed with this version of Purser: {exc}. "
+                "Nothing was changed; the other games are unaffected.",
+                session_id,
+            ) from exc
+        self.game = game
         self.game_name = record.game
+        self.uuid = record.uuid
         self.config: dict[str, Any] = record.config
         self.players: tuple[str, ...] = record.players
         self.seed = record.seed
         self.created = record.created
         self.hardware: dict[str, Any] = record.hardware
-        self._journal = store.actions(session_id)
-        try:
-            self._states, self._events = replay(self.game, self.config, self.players, self.seed, self._journal)
-        except IllegalAction as exc:
-            raise SessionDamaged(
-                f"game {session_id} cannot be replayed with this version of Purser: {exc}. "
-                "Nothing was changed; export it with `purser export` to keep a copy."
-            ) from exc
+        self._journal = journal
+        self._hashes = [GENESIS] + [e.hash for e in entries]
+        self._states, self._events = states, events
         self._cursor = record.cursor
         self._finished = record.finished
-        self._hardware: Hardware | None = None
+
+    def reload(self) -> None:
+        """Read the game again as it now stands in the database (after a :class:`StaleWrite`).
+
+        Raises:
+            NotFound, GameDamaged: as when opening it.
+        """
+        self._load()
 
     # -- creating -----------------------------------------------------------------------
 
@@ -111,22 +138,24 @@ class TableSession:
         game: str,
         players: Sequence[str],
         rules: Mapping[str, Any] | None = None,
+        *,
         seed: int | None = None,
         hardware: Mapping[str, Any] | None = None,
     ) -> TableSession:
         """Start a new session of ``game`` for ``players`` with house ``rules``.
 
         Raises:
-            UnknownGame, ConfigError: an unknown game, a bad seating or a bad house rule.
+            UnknownGame, ConfigError: an unknown game, a bad seating, a bad house rule or seed.
+            StoreError: it could not be saved.
         """
         engine = find_game(game)
         names = check_players(players, engine.MIN_PLAYERS, engine.MAX_PLAYERS, engine.TITLE)
-        # titles the players hold may set rules (a Swashbuckle Captain starts); the table's own win
-        config = resolve_config(engine.RULES, {**seating_rules(store, engine, names), **(rules or {})})
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
-        engine.initial_state(config, names, seed)  # refuses a seating the rules cannot start
-        sid = store.create_session(engine.NAME, config, seed, names, hardware)
+        seed = random.SystemRandom().randrange(2**31) if seed is None else _check_seed(seed)
+        with store.transaction():
+            # titles the players hold may set rules (a Swashbuckle Captain starts); the table's own win
+            config = resolve_config(engine.RULES, {**seating_rules(store, engine, names), **(rules or {})})
+            engine.initial_state(config, names, seed)  # refuses a seating the rules cannot start
+            sid = store.create_session(engine.NAME, config, seed, names, hardware)
         log.info("created %s session %d for %s", engine.NAME, sid, ", ".join(names))
         return cls(store, sid)
 
@@ -136,6 +165,11 @@ class TableSession:
     def cursor(self) -> int:
         """How many journal actions are in effect."""
         return self._cursor
+
+    @property
+    def head(self) -> str:
+        """The hash of the journal entry in effect (what this session's next write will name)."""
+        return self._hashes[self._cursor]
 
     @property
     def state(self) -> Any:
@@ -177,12 +211,14 @@ class TableSession:
         Blocks while the hardware works; returns the concrete action to :meth:`apply`.
 
         Raises:
+            MalformedAction: the action is not well-formed for this game.
             IllegalAction: an unknown source.
             ScaleError, VisionError: no trustworthy measurement.
         """
+        clean = check_action(self.game, action)
         if self._hardware is None:
             self._hardware = Hardware.from_config(self.hardware)
-        return self._hardware.resolve(_as_json_object(action), timeout)
+        return self._hardware.resolve(clean, timeout)
 
     def close(self) -> None:
         """Release the scale and camera this session opened (the store stays open)."""
@@ -193,25 +229,42 @@ class TableSession:
     # -- changing -----------------------------------------------------------------------
 
     def apply(self, action: Mapping[str, Any]) -> list[Event]:
-        """Check ``action`` against the rules, commit it, then return its events.
+        """Check ``action`` against the game's schema and rules, commit it, then return its events.
 
         Raises:
+            MalformedAction: not well-formed for this game; nothing is stored or changed.
             IllegalAction: the rules refuse it; nothing is stored or changed.
+            StaleWrite: the game changed elsewhere; nothing was stored, this session now
+                shows the game as it stands.
             StoreError: it could not be saved; nothing is changed.
         """
-        clean = _as_json_object(action)
+        clean = check_action(self.game, action)
         if needs_hardware(clean):
             raise IllegalAction(f'take the measurement first: this action asks for the {clean["from"]!r} (resolve it)')
-        new_state, events = self.game.apply(self.state, clean)
-        json.dumps(events)  # an engine must only produce JSON-ready events
-        self._cursor = self.store.append_action(self.id, self._cursor, clean)
-        del self._journal[self._cursor - 1 :]
-        del self._states[self._cursor :]
-        del self._events[self._cursor - 1 :]
-        self._journal.append(clean)
+        try:
+            new_state, events = self.game.apply(self.state, clean)
+        except IllegalAction:
+            self._check_current()  # judged on an old view of the game? say that instead
+            raise
+        try:
+            json.dumps(events)  # an engine must only produce JSON-ready events
+        except (TypeError, ValueError) as exc:
+            raise IllegalAction(f"the action cannot be recorded: {exc}") from exc
+        summary = self.game.summary(new_state)
+        with self._writing():
+            entry = self.store.append_action(self.id, self.head, clean)
+            finished = self._record_finish(summary)
+        cut = self._cursor
+        del self._journal[cut:]
+        del self._hashes[cut + 1 :]
+        del self._states[cut + 1 :]
+        del self._events[cut:]
+        self._journal.append(entry.action)
+        self._hashes.append(entry.hash)
         self._states.append(new_state)
         self._events.append(events)
-        self._sync_finished()
+        self._cursor = entry.seq
+        self._finished = finished
         return events
 
     def undo(self) -> HistoryEntry:
@@ -219,12 +272,12 @@ class TableSession:
 
         Raises:
             NothingToUndo: no action is in effect.
+            StaleWrite, StoreError: as for :meth:`apply`.
         """
         if not self.can_undo:
+            self._check_current()
             raise NothingToUndo("there is nothing to undo")
-        self.store.set_cursor(self.id, self._cursor, self._cursor - 1)
-        self._cursor -= 1
-        self._sync_finished()
+        self._move_to(self._cursor - 1)
         return HistoryEntry(self._cursor + 1, self._journal[self._cursor], self._events[self._cursor], True)
 
     def redo(self) -> HistoryEntry:
@@ -232,28 +285,56 @@ class TableSession:
 
         Raises:
             NothingToUndo: nothing has been undone.
+            StaleWrite, StoreError: as for :meth:`apply`.
         """
         if not self.can_redo:
+            self._check_current()
             raise NothingToUndo("there is nothing to redo")
-        self.store.set_cursor(self.id, self._cursor, self._cursor + 1)
-        self._cursor += 1
-        self._sync_finished()
+        self._move_to(self._cursor + 1)
         return HistoryEntry(self._cursor, self._journal[self._cursor - 1], self._events[self._cursor - 1], False)
 
-    def _sync_finished(self) -> None:
-        summary = self.summary()
+    def _move_to(self, cursor: int) -> None:
+        summary = self.game.summary(self._states[cursor])
+        with self._writing():
+            self.store.move_head(self.id, self.head, self._hashes[cursor])
+            finished = self._record_finish(summary)
+        self._cursor = cursor
+        self._finished = finished
+
+    def _check_current(self) -> None:
+        """Raise :class:`StaleWrite` (after reloading) if the game moved on since it was read."""
+        try:
+            self.store.check_head(self.id, self.head)
+        except StaleWrite:
+            self.reload()
+            raise
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """One store transaction; if the game changed elsewhere, reload it before re-raising."""
+        try:
+            with self.store.transaction():
+                yield
+        except StaleWrite:
+            self.reload()
+            raise
+
+    def _record_finish(self, summary: Summary) -> bool:
+        """Inside the action's transaction: the finished flag, result and titles it implies."""
         if summary.over != self._finished:
             self.store.set_result(self.id, summary.to_json() if summary.over else None)
-            self._finished = summary.over
             refresh_titles(self.store, self.game)
+        return summary.over
 
     # -- export / import ------------------------------------------------------------------
 
     def export(self) -> dict[str, Any]:
-        """The whole session as a JSON-ready dict (journal included, redo tail too)."""
-        return {
+        """The whole session as a JSON-ready dict (journal included, redo tail too), sealed
+        with its content hash (see :mod:`companion.session.exports`)."""
+        return seal({
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
+            "uuid": self.uuid,
             "game": self.game_name,
             "players": list(self.players),
             "config": self.config,
@@ -262,30 +343,52 @@ class TableSession:
             "actions": self._journal,
             "hardware": self.hardware,
             "created": self.created,
-        }
+        })
 
     @classmethod
     def import_(cls, store: Store, data: Mapping[str, Any]) -> TableSession:
-        """Store an exported session as a new session; its journal is replayed first.
+        """Store a verified export (see :func:`~companion.session.exports.read_export`) as a new
+        session, in one transaction with the result and titles it implies.
 
         Raises:
-            StoreError: the data is not a Purser export or does not replay.
+            AlreadyStored: the same game (same ``uuid``) is already in ``store``.
+            ExportRefused: the data is not a sound export, or its journal does not replay.
+            StoreError: it could not be saved.
         """
         if not isinstance(data, Mapping) or data.get("format") != EXPORT_FORMAT:
-            raise StoreError("that file is not a Purser game export")
-        if data.get("version", 0) > EXPORT_VERSION:
-            raise StoreError("that export comes from a newer version of Purser; update to import it")
+            raise ExportRefused("that file is not a Purser game export")
+        if not isinstance(data.get("version"), int) or data["version"] > EXPORT_VERSION:
+            raise ExportRefused("that export comes from a newer version of Purser; update to import it")
+        uuid = data.get("uuid")
+        if isinstance(uuid, str):
+            existing = store.session_with_uuid(uuid)
+            if existing is not None:
+                raise AlreadyStored(f"that game is already imported as game {existing}; nothing was added", existing)
         try:
             engine = find_game(str(data["game"]))
             players = check_players(list(data["players"]), engine.MIN_PLAYERS, engine.MAX_PLAYERS, engine.TITLE)
             config = resolve_config(engine.RULES, data["config"])
-            seed = int(data["seed"])
-            actions = [_as_json_object(a) for a in data["actions"]]
-            cursor = int(data.get("cursor", len(actions)))
-            replay(engine, config, players, seed, actions)
+            seed = _check_seed(data["seed"])
+            actions = [check_action(engine, a) for a in data["actions"]]
+            cursor = data.get("cursor", len(actions))
+            if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= len(actions):
+                raise ValueError(f"it stands at action {cursor} of {len(actions)}")
+            if any(needs_hardware(a) for a in actions):
+                raise ValueError("an action in it still asks for a measurement")
+            states, _ = replay(engine, config, players, seed, actions)
+            hardware = data.get("hardware") or {}
+            if not isinstance(hardware, Mapping):
+                raise ValueError("its hardware settings are not an object")
         except (KeyError, TypeError, ValueError) as exc:
-            raise StoreError(f"that export cannot be imported: {exc}") from exc
-        sid = store.import_session(engine.NAME, config, seed, players, actions, cursor, data.get("hardware"))
-        session = cls(store, sid)
-        session._sync_finished()
-        return session
+            words = f"it lacks {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise ExportRefused(f"that export cannot be imported: {words}; nothing was imported") from exc
+        summary = engine.summary(states[cursor])
+        with store.transaction():
+            sid = store.import_session(
+                engine.NAME, config, seed, players, actions=actions, cursor=cursor, hardware=hardware,
+                uuid=uuid if isinstance(uuid, str) else None,
+            )
+            if summary.over:
+                store.set_result(sid, summary.to_json())
+                refresh_titles(store, engine)
+        return cls(store, sid)

@@ -33,7 +33,8 @@ def refresh_titles(store: Store, game: Game) -> dict[str, dict[str, Any]]:
     hook = getattr(game, "titles_from_results", None)
     if hook is None:
         return {}
-    records = sorted((r for r in store.sessions(game.NAME) if r.finished and r.result), key=lambda r: r.id)
+    finished = (r for r in store.sessions(game.NAME) if r.finished and r.result and not r.damaged)
+    records = sorted(finished, key=lambda r: r.id)
     found: dict[str, dict[str, Any]] = hook([r.result for r in records])
     changed: dict[str, dict[str, Any]] = {}
     for player in store.players():

@@ -1,4 +1,10 @@
-"""The database's exception tree."""
+"""The database's exception tree.
+
+Every kind carries the command line's exit code (see :class:`companion.errors.ExitCode`).
+Whatever is raised from a write, nothing of that write was saved.
+"""
+
+from __future__ import annotations
 
 from companion.errors import ExitCode, PurserError
 
@@ -24,13 +30,72 @@ class StoreTooNew(StoreRefused):
     """The file was written by a newer Purser than this one."""
 
 
+class StoreUsage(StoreError):
+    """A database path that cannot name a database (empty, a folder)."""
+
+    exit_code = ExitCode.USAGE
+
+
 class StoreConflict(StoreError):
-    """Another window or process changed the same game at the same moment."""
+    """Another window or process got in the way of a write; nothing was saved."""
 
     exit_code = ExitCode.STALE
 
 
+class StoreBusy(StoreConflict):
+    """Another window or process held the database for too long; trying again may work."""
+
+
+class StaleWrite(StoreConflict):
+    """The game moved on since the writer read it (another window or device wrote first).
+
+    ``session_id`` is the game, ``seq`` the number of actions now in effect, ``by`` who
+    made the latest of them ("" when unknown or when it was an undo).
+    """
+
+    def __init__(self, message: str, session_id: int, seq: int, by: str = "") -> None:
+        super().__init__(message)
+        self.session_id = session_id
+        self.seq = seq
+        self.by = by
+
+
+class StorageError(StoreError):
+    """The database file cannot be written (disk full, read-only, input/output error)."""
+
+    exit_code = ExitCode.STORAGE
+
+
+class StorageFull(StorageError):
+    """The disk (or the database's size limit) is full."""
+
+
+class StoreReadOnly(StorageError):
+    """The database file or its folder is read-only; it can be read but not changed."""
+
+
+class GameDamaged(StoreError):
+    """One stored game is damaged (a row that does not decode or does not add up).
+
+    The other games in the same file stay usable. ``session_id`` names the game.
+    """
+
+    exit_code = ExitCode.DAMAGED
+
+    def __init__(self, message: str, session_id: int) -> None:
+        super().__init__(message)
+        self.session_id = session_id
+
+
+class AlreadyStored(StoreError):
+    """An imported game is already in the database (same game id); nothing was added."""
+
+    def __init__(self, message: str, session_id: int) -> None:
+        super().__init__(message)
+        self.session_id = session_id
+
+
 class NotFound(StoreError, LookupError):
-    """No game or player with that id or name."""
+    """No game, player or folder with that id or name."""
 
     exit_code = ExitCode.NOT_FOUND

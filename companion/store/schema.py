@@ -1,7 +1,9 @@
 """The database schema as an ordered list of migrations.
 
 Migration ``i`` takes a database from ``user_version == i`` to ``i + 1``. Never edit a
-migration that has shipped; append a new one.
+migration that has shipped; append a new one. Each is SQL, run statement by statement in
+one transaction together with the version bump; a migration that must also compute
+values in Python names a step in ``PYTHON_STEPS`` (run in the same transaction).
 """
 
 #: Marks a SQLite file as Purser's (``PRAGMA application_id``; "PRSR" in ASCII).
@@ -44,6 +46,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX sessions_by_state ON sessions (finished, updated);
     """,
+    # 2: every game gets a lasting id (kept through export and import, so a second import
+    # of the same game is recognised) and every journal entry the hash that chains it to
+    # the entries before it (a writer names the hash it saw; see companion.store.journal).
+    """
+    ALTER TABLE sessions ADD COLUMN uuid TEXT;
+    ALTER TABLE actions ADD COLUMN hash TEXT;
+    """,
 )
+
+#: Python steps run after a migration's SQL, in its transaction: version -> step name.
+PYTHON_STEPS: dict[int, str] = {2: "fill_ids_and_hashes"}
+
+#: SQL run after the Python step of a migration (indexes on the values it filled in).
+AFTER_STEPS: dict[int, str] = {
+    2: "CREATE UNIQUE INDEX sessions_by_uuid ON sessions (uuid);",
+}
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -43,6 +43,7 @@ SCREENS: dict[str, tuple[str, str]] = {
     "guilded": ("companion.ui.screens.guilded", "GuildedScreen"),
     "weighoff": ("companion.ui.screens.weighoff", "WeighOffScreen"),
     "problem": ("companion.ui.screens.problem", "ProblemScreen"),
+    "over": ("companion.ui.screens.over", "GameOverScreen"),
 }
 
 #: Game name (as registered in companion.games) -> the screen that plays it.
@@ -56,13 +57,16 @@ GAME_SCREENS: dict[str, str] = {
     "guilded": "guilded",
 }
 
-_WIDGET_KV = ("base", "banner", "gamebar", "table")
+_WIDGET_KV = ("base", "banner", "gamebar", "table", "leaderboard", "sheet")
 
 def _load_kv(module_name: str) -> None:
-    """Load the .kv file that sits beside ``module_name`` (once)."""
+    """Load the .kv file that sits beside ``module_name`` (once), and those of the parts it
+    lists in ``KV_PARTS`` (a screen split into modules, each with its own kv)."""
     from kivy.lang import Builder
 
     module = importlib.import_module(module_name)
+    for part in getattr(module, "KV_PARTS", ()):
+        _load_kv(part)
     path = Path(module.__file__).with_suffix(".kv")  # type: ignore[arg-type]
     if path.exists() and str(path) not in Builder.files:
         Builder.load_file(str(path))
@@ -105,6 +109,7 @@ class PurserApp(App):
     theme = ObjectProperty(None)
     hardware = ObjectProperty(None, allownone=True)
     controller = ObjectProperty(None, allownone=True)
+    advice = ObjectProperty(None, allownone=True)
     portrait = BooleanProperty(False)
     notice = StringProperty("")
 
@@ -138,7 +143,10 @@ class PurserApp(App):
         self.theme.bind(bg=lambda _t, colour: setattr(Window, "clearcolor", colour))
         Window.bind(size=self._on_window_size)
         self._on_window_size(Window, Window.size)
-        self.hardware = HardwareService(self.scale_url, self.camera_url)
+        self.hardware = HardwareService(self.scale_url, self.camera_url, trays=self.settings.trays)
+        from companion.ui.advice import AdviceService
+
+        self.advice = AdviceService()
         root = Root()
         self.manager = root.ids.manager
         self.manager.transition = NoTransition()
@@ -209,6 +217,20 @@ class PurserApp(App):
         if self.hardware is not None:
             self.hardware.reconfigure(self.scale_url, self.camera_url)
         return ""
+
+    def use_tray(self, text: str) -> str:
+        """Keep ``text`` (tray text, "" for the whole picture) as the tray of the camera in use,
+        with the settings, and read dice only inside it from now on.
+
+        Returns '' or what went wrong, in words.
+        """
+        from companion.ui.hardware import camera_key
+
+        self.settings.trays[camera_key(self.camera_url)] = text
+        problem = self._write_settings()
+        if self.hardware is not None:
+            self.hardware.use_tray(text)
+        return problem
 
     def _write_settings(self) -> str:
         try:
@@ -295,7 +317,16 @@ class PurserApp(App):
         name = game_screen_name(session.game_name)
         screen = self.screen(name)
         screen.controller = self.controller
+        if self.controller.locked:  # a finished game opens on its result, read-only
+            return self.go("over", controller=self.controller)
         return self.go(name)
+
+    def show_game(self, controller: Any) -> Any:
+        """The screen of ``controller``'s game (the open one)."""
+        name = game_screen_name(controller.session.game_name)
+        if name == "seize" and controller.summary is not None and controller.summary.detail.get("weighoff"):
+            name = "weighoff"
+        return self.go(name, controller=controller)
 
     def close_game(self) -> None:
         """Let go of the open game (everything is already saved)."""

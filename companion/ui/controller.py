@@ -6,7 +6,13 @@ send actions through :meth:`GameController.act`: an action that asks for a measu
 (``"from": "scale" | "camera"``) is measured on the hardware thread first; then it is
 applied and committed by the session on the UI thread (the store's connection lives
 there), and only after the commit do the properties change, so nothing shown is unsaved.
-Refusals (an illegal move, no stable weight) become :attr:`message`, never exceptions.
+Refusals (an illegal move, no stable weight) become :attr:`message`, never exceptions. When
+another window or device changed the game first, nothing is saved: the screens are
+refreshed to the game as it now stands (offering its legal actions) and the message says
+what changed.
+
+A finished game is locked: nothing changes it (no action, no undo) until the table
+reopens it on purpose (:meth:`GameController.reopen`, which screens ask to confirm).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from companion.errors import PurserError
 from companion.games.base import IllegalAction, Summary
 from companion.session import NothingToUndo, TableSession
 from companion.session.hardware import needs_hardware
-from companion.store import StoreError
+from companion.store import StaleWrite, StoreError
 from companion.ui.hardware import HardwareService
 
 log = logging.getLogger(__name__)
@@ -48,11 +54,17 @@ class GameController(EventDispatcher):
     message_kind = StringProperty("")
     revision = NumericProperty(0)
     last_events = ListProperty([])
+    #: The game is over and not reopened: actions, undo and redo are refused.
+    locked = BooleanProperty(False)
+
+    #: Said when a locked game is asked to change.
+    LOCKED_TEXT = "This game is finished: reopen it first to change anything."
 
     def __init__(self, session: TableSession, hardware: HardwareService | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.session = session
         self.hardware = hardware
+        self._reopened = False
         self.refresh()
 
     # -- reading ------------------------------------------------------------------------------
@@ -70,12 +82,23 @@ class GameController(EventDispatcher):
     def refresh(self) -> None:
         """Re-read everything from the session (after a commit, undo or redo)."""
         s = self.session
-        self.summary = s.summary()
+        summary = s.summary()
+        if not summary.over:
+            self._reopened = False  # the lock comes back when the game ends again
+        self.locked = summary.over and not self._reopened
+        self.summary = summary
         self.legal = s.legal_actions()
         self.history = s.history(include_undone=True)
-        self.can_undo = s.can_undo
-        self.can_redo = s.can_redo
+        self.can_undo = s.can_undo and not self.locked
+        self.can_redo = s.can_redo and not self.locked
         self.revision += 1
+
+    def reopen(self) -> None:
+        """Unlock a finished game so it can be changed (undo the last move, play on)."""
+        if self.locked:
+            self._reopened = True
+            self.say("Reopened: undo the last move to change the result.", "info")
+            self.refresh()
 
     def preview(self, action: Mapping[str, Any]) -> tuple[Summary, list[dict[str, Any]]] | None:
         """The summary and events ``action`` would give, asked of the engine; nothing is saved.
@@ -98,6 +121,9 @@ class GameController(EventDispatcher):
         """
         if self.busy:
             self.say("Wait for the measurement in progress to finish.", "error")
+            return False
+        if self.locked:
+            self.say(self.LOCKED_TEXT, "error")
             return False
         if needs_hardware(action):
             if self.hardware is None:
@@ -127,6 +153,9 @@ class GameController(EventDispatcher):
     def _commit(self, action: Mapping[str, Any]) -> bool:
         try:
             events = self.session.apply(action)
+        except StaleWrite as exc:
+            self._changed_elsewhere(exc)
+            return False
         except IllegalAction as exc:
             self.say(str(exc), "error")
             return False
@@ -150,10 +179,16 @@ class GameController(EventDispatcher):
         if self.busy:
             self.say("Wait for the measurement in progress to finish.", "error")
             return False
+        if self.locked:
+            self.say(self.LOCKED_TEXT, "error")
+            return False
         try:
             entry = step()
         except NothingToUndo as exc:
             self.say(str(exc).capitalize() + ".", "error")
+            return False
+        except StaleWrite as exc:
+            self._changed_elsewhere(exc)
             return False
         except StoreError as exc:
             self.say(f"Not saved: {exc}", "error")
@@ -162,6 +197,12 @@ class GameController(EventDispatcher):
         self.say(f"{verb}: {entry.text}" if entry.text else f"{verb}.", "info")
         self.refresh()
         return True
+
+    def _changed_elsewhere(self, exc: StaleWrite) -> None:
+        """Another device wrote first: the session has re-read the game; show it and say why."""
+        self.last_events = []
+        self.refresh()
+        self.say(f"Not saved: {exc}", "error")
 
     def say(self, text: str, kind: str) -> None:
         """Show ``text`` in the message line; ``kind`` is "error", "info" or ""."""

@@ -89,6 +89,16 @@ class _Worker:
                     on_ui(on_done, result)
 
 
+def camera_key(url: str) -> str:
+    """A camera's address without its ``tray=`` setting: what a marked tray is kept under."""
+    from companion.vision.sources import with_tray
+
+    try:
+        return with_tray(url, None)
+    except ValueError:
+        return url
+
+
 def _describe_error(exc: BaseException) -> str:
     """A device error in words for the screen, as a sentence."""
     if isinstance(exc, ImportError):
@@ -127,16 +137,22 @@ class HardwareService(EventDispatcher):
     #: The latest preview frame (BGR ndarray) and the dice read from it (DiceDetections).
     frame = ObjectProperty(None, allownone=True, force_dispatch=True)
     detections = ObjectProperty(None, allownone=True, force_dispatch=True)
+    #: A frame has arrived since the camera was (re)opened: reading the dice makes sense.
+    has_frame = BooleanProperty(False)
 
     #: True while any simulator stands in for real hardware (the banner shows).
     simulated = BooleanProperty(False)
 
     _camera_note = ""  # what the opened camera source said about itself (auto:// fallback)
 
-    def __init__(self, scale_url: str, camera_url: str, **kwargs: Any) -> None:
+    def __init__(self, scale_url: str, camera_url: str, trays: Mapping[str, str] | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scale_url = scale_url
         self.camera_url = camera_url
+        #: Trays marked in the app, by camera address (see :func:`camera_key`); kept by the
+        #: app's settings, read here when a camera opens.
+        self.trays: Mapping[str, str] = trays if trays is not None else {}
         # One Hardware per device, each used only by its own thread: the scale's opens
         # only the scale, the camera's only the camera.
         self._scale_hw = Hardware(scale_url, camera_url)
@@ -349,6 +365,9 @@ class HardwareService(EventDispatcher):
 
     def open_camera(self) -> None:
         """(Re)open the camera in the background."""
+        self.has_frame = False
+        self.frame = None  # the last camera's picture is not this one's
+        self.detections = None
         self.camera_state = "opening"
         self.camera_message = f"Opening the camera at {self.camera_url}..."
         self._camera_worker.submit(self._open_camera_job, self._camera_opened, self._camera_failed)
@@ -357,6 +376,11 @@ class HardwareService(EventDispatcher):
         self._camera = None
         hw.close()
         source = hw.camera()
+        marked = self.trays.get(camera_key(hw.camera_url))
+        if marked is not None:  # marked in the app for this camera: it wins over the address's own
+            from companion.vision.tray import Tray
+
+            source.tray = Tray.parse(marked) if marked else None
         self._camera = source
         return {"simulated": bool(source.simulated), "message": source.message,
                 "tray": "" if source.tray is None else str(source.tray)}
@@ -371,11 +395,24 @@ class HardwareService(EventDispatcher):
         )
 
     def _camera_failed(self, exc: BaseException) -> None:
+        self.has_frame = False
         self.camera_state = "missing"
         self.camera_simulated = False
         self.frame = None
         self.detections = None
         self.camera_message = f"No camera: {_describe_error(exc)} Tap the dice in by hand instead."
+
+    def use_tray(self, text: str, on_error: Callable[[BaseException], Any] | None = None) -> None:
+        """Read dice only inside the tray ``text`` ("" for the whole picture) from now on."""
+
+        def job(hw: Hardware) -> str:
+            from companion.vision.tray import Tray
+
+            tray = Tray.parse(text) if text else None
+            hw.camera().tray = tray
+            return "" if tray is None else str(tray)
+
+        self._camera_worker.submit(job, lambda tray: setattr(self, "tray", tray), on_error)
 
     def watch_camera(self, on: bool) -> None:
         """Stream preview frames and their dice into :attr:`frame` / :attr:`detections` while ``on``."""
@@ -405,6 +442,8 @@ class HardwareService(EventDispatcher):
     def _preview(self, frame: Any, detections: Any, problem: BaseException | None = None) -> None:
         self.frame = frame
         self.detections = detections
+        if frame is not None and not self.has_frame:
+            self.has_frame = True
         if problem is not None:
             self.camera_state = "fault"
             self.camera_message = f"The dice reader failed: {_describe_error(problem)} Tap the dice in by hand instead."
@@ -415,6 +454,7 @@ class HardwareService(EventDispatcher):
             ))
 
     def _preview_failed(self, exc: BaseException) -> None:
+        self.has_frame = False
         self.camera_state = "fault"
         self.frame = None
         self.detections = None
@@ -429,5 +469,13 @@ class HardwareService(EventDispatcher):
         ``on_done(concrete_action)`` or ``on_error(exc)`` is called on the UI thread.
         """
         source = action.get("from")
-        worker = self._camera_worker if source == "camera" else self._scale_worker
-        worker.submit(lambda hw: hw.resolve(action, timeout), on_done, on_error)
+        if source == "camera":
+            def read(hw: Hardware) -> dict[str, Any]:
+                camera = hw.camera()
+                if getattr(camera, "simulated", False) and hasattr(camera, "next_roll"):
+                    camera.next_roll()  # the simulated table rolls its dice when asked to read them
+                return hw.resolve(action, timeout)
+
+            self._camera_worker.submit(read, on_done, on_error)
+            return
+        self._scale_worker.submit(lambda hw: hw.resolve(action, timeout), on_done, on_error)

@@ -1,4 +1,5 @@
-"""The app's settings: hardware URLs, house-rule defaults per game, theme.
+"""The app's settings: hardware URLs, the tray marked for each camera, house-rule defaults
+per game, theme.
 
 Kept as a small JSON file next to the database (``purser.settings.json`` beside
 ``purser.db``), written atomically so a crash never leaves half a file. A file that
@@ -36,6 +37,8 @@ class Settings:
     theme: str = DEFAULT_THEME
     #: game name -> rule key -> value the new-game form starts with.
     rules: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: camera address (without ``tray=``) -> the tray marked for it ("" for the whole picture).
+    trays: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path) -> tuple[Settings, str]:
@@ -59,6 +62,7 @@ class Settings:
                 camera_url=str(data.get("camera_url") or DEFAULT_CAMERA_URL),
                 theme=str(data.get("theme") or DEFAULT_THEME),
                 rules={str(g): dict(r) for g, r in dict(data.get("rules") or {}).items()},
+                trays={str(k): str(v) for k, v in dict(data.get("trays") or {}).items()},
             )
         except (ValueError, TypeError) as exc:
             bad = path.with_name(path.name + ".bad")

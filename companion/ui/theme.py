@@ -45,6 +45,22 @@ PALETTES: dict[str, dict[str, tuple[float, float, float, float]]] = {
 }
 
 THEME_NAMES: tuple[str, ...] = tuple(PALETTES)
+
+#: One colour per seat, told apart on either theme (and by most colour-blind players:
+#: blue, orange, green, pink, light blue, yellow, after Okabe and Ito).
+PLAYER_COLOURS: tuple[tuple[float, float, float, float], ...] = (
+    (0.35, 0.62, 1.0, 1),
+    (1.0, 0.55, 0.2, 1),
+    (0.25, 0.8, 0.55, 1),
+    (0.95, 0.45, 0.7, 1),
+    (0.45, 0.85, 0.95, 1),
+    (0.95, 0.85, 0.3, 1),
+)
+
+
+def player_colour(seat: int) -> tuple[float, float, float, float]:
+    """The colour of the player in ``seat`` (0-based; colours repeat after six)."""
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
 DEFAULT_THEME = "dark"
 
 

@@ -1,12 +1,15 @@
 """Frame sources behind one interface, chosen by URL.
 
 - ``sim://?seed=1&dice=5&width=640&height=480&still=20&tumble=6``: rendered synthetic
-  dice (the default: it needs no camera). Without ``still`` the dice lie still forever;
-  with it, every ``tumble + still`` frames the dice are rolled again: ``tumble`` frames
-  of moving, blurred dice, then ``still`` frames of the new roll.
+  dice (the default: it needs no camera). Without ``still`` the dice lie still until
+  :meth:`SimSource.next_roll` rolls them again (the app does before each reading, so the
+  simulated table never shows the same roll twice); with it, every ``tumble + still``
+  frames the dice are rolled again: ``tumble`` frames of moving, blurred dice, then
+  ``still`` frames of the new roll.
 - ``cv://0`` (or ``cv://0?width=1280&height=720``): a camera through OpenCV.
 - ``auto://``: the first camera that gives a picture (``cameras=0,2`` limits the search),
-  else the simulator, which says so in ``message``; ``fallback=none`` makes that an error.
+  else the simulator (five dice unless ``dice=`` says otherwise), which says so in
+  ``message``; ``fallback=none`` makes that an error.
 - ``file://PATH``: a picture (the same frame every read), a folder of pictures (one per
   read, in name order) or a video (one frame per read). ``?loop=1`` starts again at the end.
 
@@ -116,6 +119,7 @@ class SimSource(FrameSource):
         self.seed, self.n_dice, self.width, self.height = seed, dice, width, height
         self.still, self.tumble = still, tumble
         self.frame_index = 0
+        self.rolls_asked = 0
         self._scene_key: int | None = None
         self._scene_image: np.ndarray | None = None
         self._scene_dice: tuple[RenderedDie, ...] = ()
@@ -129,8 +133,15 @@ class SimSource(FrameSource):
 
     @property
     def roll_index(self) -> int:
-        """Which roll the next frame belongs to (0 for a still scene)."""
-        return 0 if self.still <= 0 else self.frame_index // (self.tumble + self.still)
+        """Which roll the next frame belongs to (0 for a still scene never rolled again)."""
+        return self._roll_of(self.frame_index)
+
+    def _roll_of(self, index: int) -> int:
+        return self.rolls_asked + (0 if self.still <= 0 else index // (self.tumble + self.still))
+
+    def next_roll(self) -> None:
+        """Roll the dice again: the frames from now on show a new scene."""
+        self.rolls_asked += 1
 
     @property
     def truth(self) -> tuple[RenderedDie, ...]:
@@ -146,7 +157,7 @@ class SimSource(FrameSource):
         i = self.frame_index
         self.frame_index += 1
         rng = np.random.default_rng((self.seed, i))
-        roll = 0 if self.still <= 0 else i // (self.tumble + self.still)
+        roll = self._roll_of(i)
         if self.is_tumbling(i):
             return self._tumbling(rng, roll)
         base = self._scene(roll)
@@ -362,7 +373,7 @@ def _open_auto(url: str, params: dict[str, str]) -> FrameSource:
     where = f"tried {', '.join(tried)}" if tried else "none is connected"
     if fallback == "none":
         raise CameraNotFound(f"no camera gave a picture ({where}): plug one in, or use sim://")
-    sim = _open_sim(url, params)
+    sim = _open_sim(url, {"dice": "5", **params})
     sim.message = f"No camera found ({where}): using the SIMULATED dice camera, the dice are not real"
     log.warning("%s", sim.message)
     return sim

@@ -28,12 +28,12 @@ def test_a_cached_table_is_loaded_not_computed_again(yahtzee_free, advisor_cache
 def test_a_damaged_cache_file_is_computed_again(tmp_path):
     tiny = sheet("yacht")
     first = load_table(tiny, directory=tmp_path)
-    data = next(tmp_path.glob("*.npy"))
+    data = next(tmp_path.glob("*.npz"))
     data.write_bytes(b"not a table")
     again = load_table(tiny, directory=tmp_path)
     assert again.seconds > 0 and again.expected == first.expected
 
 
 def test_different_settings_never_share_a_table(advisor_cache, yahtzee_free, yahtzee_plain):
-    files = sorted(p.name for p in advisor_cache.glob("yahtzee-*.npy"))
+    files = sorted(p.name for p in advisor_cache.glob("yahtzee-*.npz"))
     assert len(files) == 2

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from tests.support.cli import PurserCLI
+
 # A whole game of "7" for Ana, Ben and Cy with one-card hands over two rounds.
 # Hand computation of the chips (3 players: 1st gets 3, 2nd 2, 3rd 1):
 #   round 1: Ben makes 7 with his last card (1st), Cy opens the next pile with a 7 (2nd), Ana 3rd
@@ -49,13 +51,15 @@ def test_a_whole_game_of_seven_through_play(purser):
     [
         ("{not json", "malformed", "not valid JSON"),
         ("[1, 2]", "malformed", "JSON object"),
-        ('{"card": 3}', "illegal", 'no "type"'),
-        ('{"type": "dance", "player": "Ana"}', "illegal", "no 'dance' action"),
+        ('{"card": 3}', "malformed", 'no "type"'),
+        ('{"type": "dance", "player": "Ana"}', "malformed", "no 'dance' action"),
+        ('{"type": "play", "player": "Ana", "card": 3, "on": "hole", "junk": 1}', "malformed", 'no field "junk"'),
+        ('{"type": "play", "player": "Ana", "card": "3", "on": "hole"}', "malformed", '"card" must be a whole number'),
         ('{"type": "play", "player": "Zed", "card": 3, "on": "hole"}', "illegal", "nobody called 'Zed'"),
         ('{"type": "play", "player": "Ben", "card": 3, "on": "hole"}', "illegal", "Ana's turn"),
         ('{"type": "play", "player": "Ana", "card": 9, "on": "hole"}', "illegal", "no 9"),
         ('{"type": "undo"}', "illegal", "nothing to undo"),
-        ('{"type": "weigh", "player": "Ana", "from": "telescope"}', "illegal", '"from" must be'),
+        ('{"type": "weigh", "player": "Ana", "from": "scale"}', "malformed", "no 'weigh' action"),
     ],
 )
 def test_bad_lines_get_an_error_object_change_nothing_and_the_stream_goes_on(purser, line, error, words):
@@ -82,9 +86,12 @@ def test_export_and_import_round_trip(purser, tmp_path):
     purser.play_ok(sid, GAME[:3])
     out = tmp_path / "game.json"
     purser.run("export", str(sid), "-o", str(out))
-    new_id = int(purser.run("import", str(out)).stdout)
-    assert new_id != sid
-    assert purser.show(new_id)["summary"] == purser.show(sid)["summary"]
+    other = PurserCLI(tmp_path / "other.db")
+    new_id = int(other.run("import", str(out)).stdout)
+    assert other.show(new_id)["summary"] == purser.show(sid)["summary"]
+    again = other.run("import", str(out))
+    assert int(again.stdout) == new_id and f"already imported as game {new_id}" in again.stderr
+    assert len(json.loads(other.run("sessions", "--json").stdout)) == 1
 
 
 def test_unknown_game_bad_rule_and_missing_session_are_clear_errors(purser):

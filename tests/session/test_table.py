@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games import IllegalAction
-from companion.session import NothingToUndo, TableSession, replay
-from companion.store import Store, StoreError
+from companion.session import MalformedAction, NothingToUndo, TableSession, replay
+from companion.store import GENESIS, AlreadyStored, Store, StoreError
 
 ROUND = [
     {"type": "play", "player": "Ana", "card": 3, "on": "hole"},
@@ -36,7 +36,7 @@ def test_state_is_the_replay_of_the_journal(session):
 def test_an_illegal_action_is_refused_and_nothing_is_stored(session, store):
     session.apply(ROUND[0])
     before = session.state
-    with pytest.raises(IllegalAction, match="Cy's turn|Ben's turn"):
+    with pytest.raises(IllegalAction, match=r"Cy's turn|Ben's turn"):
         session.apply({"type": "play", "player": "Cy", "card": 5, "on": "hole"})
     assert session.state == before
     assert store.actions(session.id) == [ROUND[0]]
@@ -95,14 +95,21 @@ def test_finishing_marks_the_session_with_its_winners_and_undo_reopens_it(store)
     assert not store.session(s.id).finished
 
 
-def test_export_then_import_gives_the_same_game(session, store):
+def test_export_then_import_gives_the_same_game(session, tmp_path):
     for action in ROUND:
         session.apply(action)
     session.undo()
-    copy = TableSession.import_(store, session.export())
-    assert copy.id != session.id
-    assert copy.state == session.state
-    assert copy.cursor == session.cursor and copy.can_redo
+    with Store.open(tmp_path / "other.db") as other:
+        copy = TableSession.import_(other, session.export())
+        assert copy.state == session.state and copy.uuid == session.uuid
+        assert copy.cursor == session.cursor and copy.can_redo
+
+
+def test_importing_a_game_into_its_own_database_adds_nothing(session, store):
+    session.apply(ROUND[0])
+    with pytest.raises(AlreadyStored, match=f"already imported as game {session.id}"):
+        TableSession.import_(store, session.export())
+    assert [r.id for r in store.sessions()] == [session.id]
 
 
 @pytest.mark.parametrize(
@@ -113,6 +120,10 @@ def test_export_then_import_gives_the_same_game(session, store):
         ({"format": "purser-session", "version": 1, "game": "seven"}, "cannot be imported"),
         ({"format": "purser-session", "version": 1, "game": "seven", "players": ["A", "B"], "config": {},
           "seed": 1, "actions": [{"type": "penalty", "player": "A"}]}, "cannot be imported"),
+        ({"format": "purser-session", "version": 1, "game": "seven", "players": ["A", "B"], "config": {},
+          "seed": 10**30, "actions": []}, "seed must be"),
+        ({"format": "purser-session", "version": 1, "game": "seven", "players": ["A", "B"], "config": {},
+          "seed": 1, "actions": [], "cursor": -1}, "stands at action -1"),
     ],
 )
 def test_bad_imports_are_refused_and_store_nothing(store, data, message):
@@ -121,15 +132,17 @@ def test_bad_imports_are_refused_and_store_nothing(store, data, message):
     assert store.sessions() == []
 
 
-def test_an_action_that_still_asks_for_hardware_is_not_applied(session):
+def test_an_action_that_still_asks_for_hardware_is_not_applied(store):
+    s = TableSession.create(store, "seven-seize", ["Ana", "Ben"], seed=1)
     with pytest.raises(IllegalAction, match="measurement first"):
-        session.apply({"type": "weigh", "player": "Ana", "from": "scale"})
-    assert session.cursor == 0
+        s.apply({"type": "weigh", "player": "Ana", "from": "scale"})
+    assert s.cursor == 0
 
 
-def test_resolving_an_unknown_source_is_refused(session):
-    with pytest.raises(IllegalAction, match='"from" must be'):
-        session.resolve({"type": "roll", "from": "telescope"})
+def test_resolving_an_unknown_source_is_refused(store):
+    s = TableSession.create(store, "yahtzee", ["Ana", "Ben"], seed=1)
+    with pytest.raises(MalformedAction, match='"from" must be "scale" or "camera", not "telescope"'):
+        s.resolve({"type": "roll", "player": "Ana", "from": "telescope"})
 
 
 def test_resolving_an_action_without_a_source_leaves_it_as_it_is(session):
@@ -139,6 +152,6 @@ def test_resolving_an_action_without_a_source_leaves_it_as_it_is(session):
 
 def test_a_game_whose_rules_no_longer_accept_its_journal_is_reported_damaged(store):
     sid = store.create_session("seven", {"hand_size": 1}, 1, ["Ana", "Ben"])
-    store.append_action(sid, 0, {"type": "penalty", "player": "Ana"})
+    store.append_action(sid, GENESIS, {"type": "penalty", "player": "Ana"})
     with pytest.raises(StoreError, match="cannot be replayed"):
         TableSession(store, sid)

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from companion.store import NotFound, Store, StoreConflict, StoreCorrupt, StoreTooNew
+from companion.store import GENESIS, NotFound, StaleWrite, Store, StoreCorrupt, StoreTooNew
 from companion.store.schema import APPLICATION_ID, SCHEMA_VERSION
 
 
@@ -23,7 +23,7 @@ def store(tmp_path):
 
 def test_new_database_has_schema_wal_and_full_sync(tmp_path):
     path = tmp_path / "sub" / "new.db"
-    with Store.open(path) as store:
+    with Store.open(path, create_folder=True) as store:
         conn = store._conn
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
@@ -31,37 +31,62 @@ def test_new_database_has_schema_wal_and_full_sync(tmp_path):
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
 
 
+def append(store, sid, *actions):
+    """Append actions one after another from the current head; returns their entries."""
+    entries = []
+    for action in actions:
+        journal = store.journal(sid)
+        cursor = store.session(sid).cursor
+        head = journal[cursor - 1].hash if cursor else GENESIS
+        entries.append(store.append_action(sid, head, action))
+    return entries
+
+
 def test_sessions_and_actions_survive_reopening(tmp_path):
     path = tmp_path / "p.db"
     with Store.open(path) as store:
         sid = store.create_session("seven", {"rounds": 7}, 42, ["Ana", "Ben"])
-        assert store.append_action(sid, 0, {"type": "a"}) == 1
-        assert store.append_action(sid, 1, {"type": "b"}) == 2
+        first = store.append_action(sid, GENESIS, {"type": "a"})
+        second = store.append_action(sid, first.hash, {"type": "b"})
+        assert (first.seq, second.seq) == (1, 2) and first.hash != second.hash
     with Store.open(path) as store:
         record = store.session(sid)
         assert (record.game, record.seed, record.players, record.cursor) == ("seven", 42, ("Ana", "Ben"), 2)
         assert record.config == {"rounds": 7}
         assert store.actions(sid) == [{"type": "a"}, {"type": "b"}]
+        assert [e.hash for e in store.journal(sid)] == [first.hash, second.hash]
 
 
 def test_appending_after_undo_drops_the_redo_tail(store):
     sid = store.create_session("seven", {}, 1, ["Ana", "Ben"])
-    for i in range(3):
-        store.append_action(sid, i, {"n": i})
-    store.set_cursor(sid, 3, 1)
-    store.append_action(sid, 1, {"n": "new"})
+    entries = append(store, sid, {"n": 0}, {"n": 1}, {"n": 2})
+    assert store.move_head(sid, entries[2].hash, entries[0].hash) == 1
+    store.append_action(sid, entries[0].hash, {"n": "new"})
     assert store.actions(sid) == [{"n": 0}, {"n": "new"}]
     assert store.session(sid).cursor == 2
 
 
-def test_a_stale_cursor_is_a_conflict_and_writes_nothing(store):
+def test_a_stale_head_is_refused_and_writes_nothing(store):
     sid = store.create_session("seven", {}, 1, ["Ana", "Ben"])
-    store.append_action(sid, 0, {"n": 0})
-    with pytest.raises(StoreConflict):
-        store.append_action(sid, 0, {"n": "stale"})
-    with pytest.raises(StoreConflict):
-        store.set_cursor(sid, 0, 1)
-    assert store.actions(sid) == [{"n": 0}]
+    (first,) = append(store, sid, {"type": "play", "player": "Ana"})
+    with pytest.raises(StaleWrite, match="move 1 \\(play by Ana\\) was played"):
+        store.append_action(sid, GENESIS, {"n": "stale"})
+    with pytest.raises(StaleWrite):
+        store.move_head(sid, GENESIS, first.hash)
+    assert store.actions(sid) == [{"type": "play", "player": "Ana"}]
+
+
+def test_undo_then_a_different_move_is_not_the_game_a_writer_saw(store):
+    """ABA: the count of actions comes back to what it was, the head does not."""
+    sid = store.create_session("seven", {}, 1, ["Ana", "Ben"])
+    (seen,) = append(store, sid, {"type": "play", "player": "Ana", "total": 3})
+    store.move_head(sid, seen.hash, GENESIS)
+    store.append_action(sid, GENESIS, {"type": "play", "player": "Ana", "total": 5})
+    before = store.actions(sid)
+    with pytest.raises(StaleWrite, match="taken back") as caught:
+        store.append_action(sid, seen.hash, {"type": "play", "player": "Ben", "total": 4})
+    assert (caught.value.seq, caught.value.by) == (1, "Ana")
+    assert store.actions(sid) == before
 
 
 def test_players_are_profiles_shared_between_sessions(store):
@@ -79,7 +104,7 @@ def test_sessions_list_unfinished_first_then_most_recent(store):
     b = store.create_session("seven", {}, 1, ["Ana", "Ben"])
     c = store.create_session("seven", {}, 1, ["Ana", "Ben"])
     store.set_result(b, {"winners": ["Ana"]})
-    store.append_action(a, 0, {"n": 0})  # a was played most recently
+    append(store, a, {"n": 0})  # a was played most recently
     assert [r.id for r in store.sessions()] == [a, c, b]
     assert store.session(b).result == {"winners": ["Ana"]}
 
@@ -114,8 +139,7 @@ def test_a_damaged_purser_database_is_refused_and_left_untouched(tmp_path):
     path = tmp_path / "p.db"
     with Store.open(path) as store:
         sid = store.create_session("seven", {}, 1, ["Ana", "Ben"])
-        for i in range(200):
-            store.append_action(sid, i, {"n": i, "pad": "x" * 200})
+        append(store, sid, *({"n": i, "pad": "x" * 200} for i in range(200)))
         store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     data = bytearray(path.read_bytes())
     page = 4096

@@ -158,6 +158,18 @@ def _scroll_into_view(widget: Any) -> None:
         parent = parent.parent
 
 
+def _settle_screens() -> None:
+    """Let a screen change finish: a screen manager ignores touches while one runs."""
+    from kivy.app import App
+
+    app = App.get_running_app()
+    manager = getattr(app, "manager", None)
+    for _ in range(10):
+        if manager is None or not manager.transition.is_active:
+            return
+        pump(1)
+
+
 def tap(widget: Any) -> None:
     """Press and release ``widget`` with a simulated finger at its centre, through the window.
 
@@ -166,6 +178,7 @@ def tap(widget: Any) -> None:
     """
     from kivy.tests.common import UnitTestTouch
 
+    _settle_screens()
     assert not widget.disabled, f"{widget.__class__.__name__} {getattr(widget, 'text', '')!r} is disabled"
     _scroll_into_view(widget)
     from kivy.uix.behaviors import ButtonBehavior
@@ -180,7 +193,16 @@ def tap(widget: Any) -> None:
     pump(2)
     if uid is not None:
         widget.unbind_uid("on_press", uid)
-        assert pressed, f"the tap at {x:.0f},{y:.0f} missed {widget.__class__.__name__} {getattr(widget, 'text', '')!r}"
+        if not pressed:
+            from kivy.base import EventLoop
+
+            takers = [f"{type(w).__name__}{' (disabled)' if w.disabled else ''}"
+                      for top in EventLoop.window.children for w in walk(top)
+                      if w is not widget and w.collide_point(*w.to_widget(x, y)) and visible(w) and w.disabled]
+            wx, wy = widget.to_window(*widget.pos)
+            raise AssertionError(f"the tap at {x:.0f},{y:.0f} missed {widget.__class__.__name__} "
+                                 f"{getattr(widget, 'text', '')!r} (now at {wx:.0f},{wy:.0f} {widget.width:.0f}x"
+                                 f"{widget.height:.0f}; disabled widgets there: {takers})")
 
 
 def wait_for(root: Any, timeout: float = 15.0, **props: Any) -> Any:
@@ -248,3 +270,123 @@ def environment_ready() -> None:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
+
+
+def _in_scrollview(widget: Any) -> Any:
+    from kivy.uix.scrollview import ScrollView
+
+    w = widget.parent
+    while w is not None and w is not w.parent:
+        if isinstance(w, ScrollView):
+            return w
+        w = w.parent
+    return None
+
+
+def _off_slide(widget: Any) -> bool:
+    """Whether ``widget`` sits on a carousel page that is not shown."""
+    from kivy.uix.carousel import Carousel
+
+    node, child = widget.parent, widget
+    while node is not None and node is not node.parent:
+        if isinstance(node, Carousel):
+            return child is not node.current_slide and child.parent is not node.current_slide \
+                and node.current_slide not in (child, getattr(child, "parent", None))
+        child, node = node, node.parent
+    return False
+
+
+def outside_parent(root: Any, slack: float = 1.0) -> list[str]:
+    """Visible widgets under ``root`` that stick out of their parent's box (inside a
+    scrolling list, only sideways out of the list): one line per widget."""
+    from kivy.uix.scrollview import ScrollView
+
+    problems = []
+    for w in walk(root):
+        parent = w.parent
+        if parent is None or parent is w or w is root or not visible(w) or _off_slide(w):
+            continue
+        if isinstance(parent, ScrollView):
+            continue  # the scrolled content is meant to be taller than its view
+        x, y = w.to_window(*w.pos)
+        px, py = parent.to_window(*parent.pos)
+        holder = _in_scrollview(w)
+        what = f"{type(w).__name__} {str(getattr(w, 'text', ''))[:30]!r} in {type(parent).__name__}"
+        if holder is not None:
+            hx, _ = holder.to_window(*holder.pos)
+            if x < hx - slack or x + w.width > hx + holder.width + slack:
+                problems.append(f"{what}: sticks out of its list sideways")
+            continue
+        if (x < px - slack or y < py - slack or x + w.width > px + parent.width + slack
+                or y + w.height > py + parent.height + slack):
+            problems.append(f"{what}: {x:.0f},{y:.0f} {w.width:.0f}x{w.height:.0f} outside "
+                            f"{px:.0f},{py:.0f} {parent.width:.0f}x{parent.height:.0f}")
+    return problems
+
+
+def is_elided(label: Any) -> bool:
+    """Whether a label cuts its text short ("Ace...igh") or wraps it past its box."""
+    from kivy.core.text import Label as CoreLabel
+
+    text = getattr(label, "text", "")
+    if not text or not visible(label):
+        return False
+    width = label.text_size[0] if label.text_size and label.text_size[0] else None
+    if getattr(label, "shorten", False) and width:
+        if label.markup:
+            from kivy.core.text.markup import MarkupLabel as CoreLabel
+        core = CoreLabel(text=text, font_size=label.font_size, bold=label.bold, font_name=label.font_name)
+        core.refresh()
+        pad = list(label.padding) if isinstance(label.padding, list | tuple) else [label.padding] * 4
+        sides = (pad[0] + pad[2]) if len(pad) == 4 else 2 * pad[0]
+        return core.content_width > width - sides + 0.5
+    return False
+
+
+def elided(root: Any) -> list[str]:
+    """Every visible label under ``root`` whose text is cut short."""
+    from kivy.uix.label import Label
+
+    return [f"{type(w).__name__} {w.text!r}" for w in walk(root) if isinstance(w, Label) and is_elided(w)]
+
+
+def find_open(**props: Any) -> Any:
+    """The one widget matching ``props`` in whatever is open over the app (a dialog, a panel)."""
+    from kivy.base import EventLoop
+
+    found = [w for top in EventLoop.window.children for w in walk(top) if _matches(w, props)]
+    if len(found) != 1:
+        raise AssertionError(f"expected one open widget {props}, found {len(found)}")
+    return found[0]
+
+
+def set_window(size: tuple[int, int]) -> None:
+    """Resize the window and wait until the app is laid out at the new size."""
+    from kivy.app import App
+    from kivy.core.window import Window
+
+    Window.size = size
+    app = App.get_running_app()
+    wait_until(lambda: app is None or app.root is None or tuple(int(v) for v in app.root.size)[0] == size[0],
+               10, f"the window at {size[0]}x{size[1]}")
+    pump(3)
+
+
+def hidden_tap_takers(root: Any) -> list[str]:
+    """Disabled widgets inside a folded-away box (no width or height) that still have a size:
+    Kivy lets a disabled widget swallow every touch on its spot, seen or not. A box that
+    stops touches when hidden (the app's ``Fold``) makes them harmless."""
+    problems = []
+    for w in walk(root):
+        if not w.disabled or w.width <= 0 or w.height <= 0:
+            continue
+        node = w.parent
+        while node is not None and node is not node.parent:
+            if getattr(node, "shown", True) is False and type(node).__name__ == "Fold":
+                break  # touches stop here
+            if node.width <= 0 or node.height <= 0:
+                problems.append(f"{type(w).__name__} {str(getattr(w, 'text', ''))[:30]!r} is hidden in a folded "
+                                f"{type(node).__name__} but still takes taps on its spot")
+                break
+            node = node.parent
+    return problems

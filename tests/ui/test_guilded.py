@@ -137,6 +137,8 @@ def test_a_short_match_by_taps_to_a_vault_emptied_by_a_bounty(app, shots):
     before = c.session.cursor
     _tap_action(screen, type="attack", merc="m1", target="m2", **{"with": "melee"})
     assert c.summary.over
+    assert app.manager.current == "over"  # the result first
+    kd.tap_key(app.root, "over:game")
     assert not kd.find_all(screen, key="merc:m2")
     assert _board(screen, "Ben").vault_text == "Vault 0"
     assert _board(screen, "Ben").out_text == "Out: the Vault is empty"
@@ -145,7 +147,9 @@ def test_a_short_match_by_taps_to_a_vault_emptied_by_a_bounty(app, shots):
     assert not kd.find_all(screen.ids.actions, cls="PButton") and not kd.find_all(screen.ids.flow, cls="PButton")
     kd.shot(app, shots, "guilded-over")
 
-    # -- undo the attack: the Raider and Ben's Vault come back, the match is on again
+    # -- reopen (asked first), undo the attack: the Raider and Ben's Vault come back, the match is on again
+    kd.tap_key(app.root, "reopen")
+    kd.tap(kd.find_open(key="confirm:yes"))
     kd.tap_key(app.root, "undo")
     assert c.session.cursor == before
     assert _merc(screen, "m2").health_text == "3/3"
@@ -155,8 +159,9 @@ def test_a_short_match_by_taps_to_a_vault_emptied_by_a_bounty(app, shots):
 
 
 def test_the_match_clock_runs_out_on_the_screen(app, monkeypatch):
-    screen = app.manager.current_screen
+    screen = _to_rally(app, {}, seed=4)  # a match of its own, under way
     c = app.controller
+    kd.tap(kd.find_all(screen, cls="PButton", key=lambda k: k.startswith("flow:next_phase:"))[0])  # a timed move
     assert app.manager.current == "guilded" and not c.summary.over
     last = c.summary.detail["clock"]["last_at"]
     monkeypatch.setattr(screen, "now", lambda: last + 47 * 60)  # the tablet's clock, 47 minutes on
@@ -348,3 +353,37 @@ def test_a_mercenary_s_actions_read_as_players_say_them(action, leave_out, words
     from companion.ui.screens.guilded_board import tile_words
 
     assert phrase(action, lambda m: _NAMES.get(m, m), tile_words, leave_out) == words
+
+
+def test_a_deck_list_is_entered_card_by_card_and_the_roll_says_who_rolls(app):
+    app.start_game("guilded", ["Ana", "Ben"], {"format": "arena"}, seed=2)
+    kd.pump(2)
+    screen = app.manager.current_screen
+    c = app.controller
+    screen.pick_group("setup")
+    kd.pump(1)
+    if kd.find_all(screen, key="subject:player:Ana"):
+        kd.tap_key(screen, "subject:player:Ana")
+    words = {b.text for b in kd.find_all(screen, cls="PButton") if b.action and b.action.get("type") == "roll"}
+    assert "Let Purser roll the d6" in words and "Rolled a 6" in words  # no bare "Roll" beside "Roll (value n)"
+    screen.pick_group("setup")
+    kd.pump(1)
+    deck = next(b for b in kd.find_all(screen, cls="PButton")
+                if b.action and b.action.get("type") == "deck" and b.action["player"] == "Ana")
+    assert "{" not in deck.text
+    kd.tap(deck)
+    form = kd.find(screen, cls="DeckForm")
+    assert not kd.find_all(screen, key="typed") or not kd.visible(kd.find(screen, key="typed"))
+    kd.type_text(kd.find(form, key="deck:0:name"), "Deckhand")
+    kd.type_text(kd.find(form, key="deck:0:count"), "20")
+    kd.tap_key(form, "deck:add")
+    kd.type_text(kd.find(form, key="deck:1:name"), "Sea Witch")
+    kd.tap_key(form, "deck:1:stars=2")
+    kd.type_text(kd.find(form, key="deck:1:count"), "10")
+    kd.type_text(kd.find(form, key="deck:champion:name"), "Kraken")
+    assert "30 cards listed" in form.total_label.text
+    kd.tap_key(screen, "form:send")
+    assert c.message_kind != "error", c.message
+    last = c.session.history()[-1].action
+    assert last["cards"] == [{"name": "Deckhand", "stars": 1, "count": 20}, {"name": "Sea Witch", "stars": 2, "count": 10}]
+    assert last["champion"] == {"name": "Kraken", "stars": 3}

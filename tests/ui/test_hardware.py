@@ -59,10 +59,11 @@ def test_camera_preview_shows_the_frame_and_the_dice_read(app):
     assert len(screen.ids.dice.text.split("(")[0].split()) - 1 == len(detections)
 
 
-def test_a_tray_drawn_on_the_preview_is_kept_with_the_camera_and_limits_the_reading(app):
+def test_a_tray_marked_on_the_preview_is_kept_for_the_camera_and_limits_the_reading(app):
     from kivy.graphics import Line
     from kivy.tests.common import UnitTestTouch
 
+    from companion.ui.hardware import camera_key
     from companion.ui.settings import Settings
     from companion.vision.tray import Tray
 
@@ -85,12 +86,13 @@ def test_a_tray_drawn_on_the_preview_is_kept_with_the_camera_and_limits_the_read
     kd.pump(1)
     touch.touch_move(*preview.to_window(left + iw * split, bottom + 1))
     touch.touch_up()
-    kd.wait_until(lambda: app.hardware.tray != "", what="the camera reopened with the tray")
+    kd.wait_until(lambda: app.hardware.tray != "", what="the camera to use the tray")
     assert not preview.drawing
     corners = Tray.parse(app.hardware.tray).corners
     assert max(x for x, _ in corners) == pytest.approx(split, abs=0.01)
     assert min(x for x, _ in corners) == pytest.approx(0, abs=0.01)
-    assert "tray=" in Settings.load(app.settings_file)[0].camera_url  # kept for this table
+    saved = Settings.load(app.settings_file)[0]
+    assert Tray.parse(saved.trays[camera_key(app.camera_url)]).corners == corners  # kept for this camera
 
     kd.wait_until(lambda: app.hardware.detections is not None and app.hardware.frame is not None
                   and len(app.hardware.detections) < before, what="a reading inside the tray")
@@ -99,9 +101,14 @@ def test_a_tray_drawn_on_the_preview_is_kept_with_the_camera_and_limits_the_read
     assert len(outlines) == 1  # the tray, drawn over the picture
     assert "inside the blue tray" in screen.ids.tray_text.text
 
+    # Opening the camera again (another session, a restart) finds the tray kept for it.
+    app.hardware.open_camera()
+    kd.wait_until(lambda: app.hardware.camera_state == "ready", what="the camera to reopen")
+    assert Tray.parse(app.hardware.tray).corners == corners
+
     kd.tap_key(screen, "tray:clear")
     kd.wait_until(lambda: app.hardware.tray == "", what="the tray cleared")
-    assert "tray=" not in Settings.load(app.settings_file)[0].camera_url
+    assert Settings.load(app.settings_file)[0].trays[camera_key(app.camera_url)] == ""
 
 
 def test_calibration_wizard_on_the_simulator(app, shots):
@@ -125,6 +132,12 @@ def test_calibration_wizard_on_the_simulator(app, shots):
     kd.tap_key(app.root, "back")
     kd.wait_until(lambda: app.hardware.scale_state == "ready" and "Calibrated" in app.manager.current_screen.ids.calibration.text,
                   60, "the new calibration on the hardware screen")
+    # leave the balance as the other tests expect it: its factory calibration
+    for path in saved:
+        path.unlink()
+    app.hardware.open_scale()
+    kd.wait_until(lambda: app.hardware.scale_state == "ready" and "Factory" in app.manager.current_screen.ids.calibration.text,
+                  60, "the factory calibration back")
 
 
 def test_calibration_refuses_bad_masses(app):

@@ -31,7 +31,11 @@ def test_reading_dice_without_a_camera_explains_and_typing_works(app):
     kd.pump()
     screen = app.manager.current_screen
     controller = app.controller
-    kd.tap_key(screen, "roll:camera")
+    # No camera: reading is not offered, the pad is, and the camera's state says why.
+    assert kd.find(screen, key="roll:camera").disabled and screen.pad_shown
+    assert app.hardware.camera_message.startswith("No camera")
+    listed = next(a for a in controller.legal if a["type"] == "roll" and "from" in a)
+    controller.act(listed)  # asked for all the same (another screen, a script): explained, nothing kept
     kd.wait_until(lambda: not controller.busy, 60, "the failed reading")
     assert controller.message_kind == "error" and "Nothing was recorded" in controller.message
     assert controller.session.cursor == 0

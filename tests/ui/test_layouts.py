@@ -1,5 +1,6 @@
 """Every screen laid out in 1280x800 landscape and 800x1280 portrait: nothing outside the
-window (or sticking out sideways from a scrolling list), and every button big enough to hit."""
+window or its parent (or sticking out sideways from a scrolling list), no title cut short,
+and every button big enough to hit."""
 
 from __future__ import annotations
 
@@ -33,6 +34,13 @@ def _setup(app, name: str):
     elif name == "swashbuckle":
         app.start_game("swashbuckle", ["Ana", "Ben", "Cy"], {"who_starts": "seating"}, seed=1)
         app.controller.act({"type": "roll", "player": "Ana", "dice": [1, 2, 3, 4, 6]})
+    elif name == "over":
+        app.start_game("seven", ["Ana", "Ben", "Cy"], {"rounds": 1, "hand_size": 1}, seed=5)
+        app.controller.act({"type": "play", "player": "Ana", "card": 7, "on": "hole"})
+        while not app.controller.summary.over:
+            app.controller.act(next(a for a in app.controller.legal if a["type"] in ("play", "penalty")))
+        kd.pump(2)
+        return app.go("over", controller=app.controller)
     elif name in ("seize", "weighoff"):
         app.start_game("seven-seize", ["Ana", "Ben", "Cy"], {}, seed=1)
         session, rng = app.controller.session, random.Random(1)
@@ -79,7 +87,7 @@ def _inside_scrollview(widget):
 
 
 SCREENS = ("home", "newgame", "players", "past", "settings", "hardware", "calibrate",
-           "generic", "seven", "swashbuckle", "scallywagger", "seize", "weighoff", "guilded")
+           "generic", "seven", "swashbuckle", "scallywagger", "seize", "weighoff", "guilded", "over")
 
 
 def _guilded_boards(session) -> None:
@@ -109,8 +117,7 @@ def test_screen_fits(app, shots, name, orientation):
     from kivy.core.window import Window
     from kivy.uix.behaviors import ButtonBehavior
 
-    Window.size = SIZES[orientation]
-    kd.pump(2)
+    kd.set_window(SIZES[orientation])
     screen = _setup(app, name)
     kd.pump(4)
     assert app.manager.current == screen.name
@@ -131,6 +138,11 @@ def test_screen_fits(app, shots, name, orientation):
                 problems.append(f"{type(w).__name__} {getattr(w, 'text', '')[:30]!r} sticks out of its list sideways")
         if isinstance(w, ButtonBehavior) and min(w.width, w.height) < MIN_TARGET:
             problems.append(f"{type(w).__name__} {getattr(w, 'text', '')[:30]!r} is only {w.width:.0f}x{w.height:.0f}")
+    problems += kd.outside_parent(app.root)
+    problems += kd.hidden_tap_takers(app.root)
+    bar = kd.find_all(app.root, cls="GameBar")
+    if bar:
+        problems += [f"title cut short: {t}" for t in kd.elided(bar[0])]
     kd.shot(app, shots, f"layout-{name}-{orientation}")
-    Window.size = SIZES["landscape"]
+    kd.set_window(SIZES["landscape"])
     assert not problems, f"{name} ({orientation}):\n" + "\n".join(problems)

@@ -36,3 +36,60 @@ def test_a_turn_of_scallywagger(app, shots):
     assert c.summary.detail["token"] == "Ben"
     kd.tap_key(app.root, "undo")
     assert c.summary.detail["phase"] == "draw"
+
+
+def test_every_bid_shows_its_exact_odds(app):
+    from fractions import Fraction
+    from math import comb
+
+    app.start_game("scallywagger", ["Ana", "Ben"], {"wild_ones": True}, seed=2)
+    kd.pump()
+    screen = app.manager.current_screen
+    c = app.controller
+    kd.tap_key(screen, "first_captain:Ana:")
+    dice = c.summary.detail["dice_on_table"]
+
+    def at_least(q: int, p: Fraction) -> float:  # an independent binomial tail
+        return float(sum(comb(dice, k) * p**k * (1 - p) ** (dice - k) for k in range(q, dice + 1)))
+
+    kd.tap_key(screen, "face:4")
+    for button in kd.find_all(screen.ids.quantities, cls="PButton"):
+        q = button.action["quantity"]
+        shown = f"{at_least(q, Fraction(2, 6)) * 100:.0f} %"  # wild ones: a 1 counts for a 4
+        p = at_least(q, Fraction(2, 6))
+        if 0 < p < 0.005:
+            shown = "< 1 %"
+        elif 0.995 < p < 1:
+            shown = "> 99 %"
+        assert shown in button.text, (q, button.text)
+    kd.tap_key(screen, "bid:3:4")
+    assert f"{at_least(3, Fraction(2, 6)) * 100:.0f} % likely true" in screen.ids.bid_odds.text
+
+
+def test_a_die_of_the_reveal_is_confirmed_by_tapping_it(app):
+    app.start_game("scallywagger", ["Ana", "Ben"], {}, seed=1)
+    kd.pump()
+    screen = app.manager.current_screen
+    c = app.controller
+    kd.tap_key(screen, "first_captain:Ana:")
+    kd.tap_key(screen, "face:3")
+    kd.tap_key(screen, "bid:2:3")
+    kd.tap_key(screen, "call::")
+    seen = [3, 3, 5, 1, 2, 6, 3, 4, 2, 1]
+    c.act({"type": "reveal", "detections": {
+        "dice": [{"value": v, "box": [0, 0, 9, 9], "confidence": 0.9, "unsure": i in (1, 4)}
+                 for i, v in enumerate(seen)],
+        "unsure": 2, "unreadable": 1}})
+    kd.pump(2)
+    assert "1 die could not be read" in kd.texts(screen)
+    faces = [kd.find(screen, key=f"reveal:{i}") for i in range(len(seen))]
+    assert [f.value for f in faces] == seen and [f.unsure for f in faces].count(True) == 2
+    assert not kd.find_all(screen.ids.others, cls="PButton")  # no wall of "Confirm (die, value)" buttons
+    kd.tap(faces[1])
+    assert screen.fix_text == "Die 2: 3?"
+    kd.tap_key(screen, "fix:5")
+    assert c.session.history()[-1].action == {"type": "confirm", "die": 1, "value": 5}
+    kd.tap(kd.find(screen, key="reveal:4"))
+    kd.tap_key(screen, "fix:2")
+    assert c.summary.detail["phase"] != "confirm"
+    assert kd.outside_parent(app.root) == []

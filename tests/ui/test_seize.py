@@ -65,6 +65,7 @@ def test_a_round_of_seven_seize_on_the_card_pad(app, shots):
 
 
 def test_round_seven_then_the_weigh_off_with_a_near_tie(app, shots):
+    app.start_game("seven-seize", PLAYERS, {}, seed=11)
     controller = app.controller
     rng = random.Random(3)
     session = controller.session
@@ -97,21 +98,38 @@ def test_round_seven_then_the_weigh_off_with_a_near_tie(app, shots):
     for player in waiting:
         put_on({"Ana": 146.0, "Ben": 140.0}[player], player)
     assert controller.summary.over
-    assert weigh.ids.result.text == "Winner: Ana"
+    assert app.manager.current == "over" and "Ana wins!" in app.manager.current_screen.winner
+    kd.tap_key(app.root, "over:game")
+    assert app.manager.current == "weighoff"
+    assert weigh.ids.result.text == "Ana wins!"
+    from kivy.metrics import sp
+
+    assert weigh.ids.result.font_size >= sp(56) - 1  # the winner, big enough to read across the table
     assert weigh.ids.ranking.cell(0, 1).text == "Ana"
     assert "1 tie-break" in weigh.ids.bracket.text
+    # every row of the ranking is on screen, under the fixed-height message bar
+    bar = kd.find(weigh, cls="MessageBar")
+    last = weigh.ids.ranking.cell(2, 1)
+    assert last.to_window(*last.pos)[1] >= bar.to_window(*bar.pos)[1] + bar.height - 1 or \
+        kd.outside_parent(weigh) == []
+    assert weigh.ids.chart.texture is not None  # the zoomed chart with whiskers
     kd.shot(app, shots, "weighoff-won")
+    # Finished: one tap cannot change it; reopening asks first.
+    assert not kd.visible(kd.find(app.root, key="undo"))
+    assert not controller.undo() and controller.summary.over
+    kd.tap_key(app.root, "reopen")
+    kd.tap(kd.find_open(key="confirm:yes"))
     kd.tap_key(app.root, "undo")
     assert not controller.summary.over and weigh.ids.result.text == ""
 
 
 def test_typed_grams_when_there_is_no_scale_reading(app):
+    app.start_game("seven-seize", PLAYERS, {}, seed=12)
     controller = app.controller
-    while not controller.summary.over:  # finish any weighing left, by hand
-        controller.undo()
-        if controller.summary.detail["phase"] != "weighoff":
-            controller.redo()
-            break
+    session, rng = controller.session, random.Random(2)
+    while session.summary().detail["phase"] != "weighoff":  # to the weigh-off, without taps
+        session.apply(rng.choice(session.legal_actions()))
+    controller.refresh()
     kd.pump(2)
     weigh = app.go("weighoff", controller=controller)
     kd.pump(2)
@@ -125,3 +143,40 @@ def test_typed_grams_when_there_is_no_scale_reading(app):
     kd.tap_key(weigh, f"typed:{player}")
     assert controller.message_kind == "info", controller.message
     assert "151.5" in controller.message
+
+
+def test_rounds_two_to_seven_start_with_the_player_the_prompt_names(app):
+    app.start_game("seven-seize", PLAYERS, {}, seed=11)
+    controller = app.controller
+    screen = app.manager.current_screen
+    rng = random.Random(5)
+    session = controller.session
+    checked = 0
+    last_round = 1
+    while checked < 3 and not session.summary().over:
+        d = session.summary().detail
+        if d["round"] != last_round and d["waiting"]["kind"] == "reveal":
+            last_round = d["round"]
+            controller.refresh()
+            kd.pump(2)
+            first = d["waiting"]["for"][0]
+            assert screen.seat == first, f"round {d['round']}: {screen.seat} selected, the prompt names {first} first"
+            assert screen.ids.prompt.text.find(first) >= 0
+            checked += 1
+        legal = session.legal_actions()
+        session.apply(rng.choice(legal))
+        controller.refresh()
+        kd.pump(1)
+    assert checked == 3
+
+
+def test_the_message_bar_keeps_its_height(app):
+    app.start_game("seven-seize", PLAYERS, {}, seed=11)
+    controller = app.controller
+    kd.pump(2)
+    bar = kd.find(app.manager.current_screen, cls="MessageBar")
+    before = bar.height
+    controller.say(" ".join(["Ana seized 2 booty from the Red stash."] * 12), "info")  # a round's worth of news
+    kd.pump(3)
+    assert bar.height == before
+    assert kd.outside_parent(app.manager.current_screen) == []

@@ -9,6 +9,7 @@ def _start_seven(app, names=("Ana", "Ben", "Cy")):
     kd.tap_key(app.root, "new:seven")
     screen = app.manager.current_screen
     assert app.manager.current == "newgame"
+    kd.tap_key(screen, "clear_seats")
     for name in names:
         kd.type_text(kd.find(screen, key="new_name"), name)
         kd.tap_key(screen, "add_player")

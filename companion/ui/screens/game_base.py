@@ -10,6 +10,7 @@ from kivy.uix.screenmanager import Screen
 
 from companion.ui.awake import keep_awake
 from companion.ui.words import action_label
+from companion.ui.widgets import leaderboard  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PButton
 
 
@@ -30,6 +31,7 @@ class GameScreen(Screen):
 
     def __init__(self, **kwargs: Any) -> None:
         self._bound: Any = None
+        self._was_over = False
         super().__init__(**kwargs)
 
     def on_controller(self, _inst: Any, controller: Any) -> None:
@@ -37,6 +39,7 @@ class GameScreen(Screen):
             self._bound.unbind(revision=self._changed)
         self._bound = controller
         if controller is not None:
+            self._was_over = bool(controller.summary is not None and controller.summary.over)
             controller.bind(revision=self._changed)
             self.refresh()
 
@@ -44,6 +47,15 @@ class GameScreen(Screen):
         # A screen out of sight redraws when it is shown again, not on every change.
         if self.manager is None or self.manager.current == self.name:
             self.refresh()
+            c = self.controller
+            over = bool(c is not None and c.summary is not None and c.summary.over)
+            if over and not self._was_over and self.manager is not None:
+                from kivy.app import App
+
+                self._was_over = True
+                App.get_running_app().go("over", controller=c)  # the game just ended here
+                return
+            self._was_over = over
 
     def on_pre_enter(self, *_: Any) -> None:
         keep_awake(True)

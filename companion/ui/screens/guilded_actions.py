@@ -31,8 +31,6 @@ _GROUP_OF = {kind: key for key, _words, kinds in GROUPS for kind in kinds}
 GROUP_WORDS = {key: words for key, words, _kinds in GROUPS} | {"other": "Other", "typed": "Typed"}
 #: Moving the turn on: always shown, above the kinds.
 FLOW = ("next_phase", "end_turn")
-#: Action types whose open values are lists (a deck list): edited as typed JSON.
-TYPED_ONLY = ("deck",)
 #: Fields whose value reads well on its own after the action's name.
 NAMED_BY_VALUE = ("damage_type", "status", "kind")
 #: Action types listed tile by tile: once chosen, their tiles are picked on the battlefield.
@@ -193,6 +191,8 @@ def phrase(action: Mapping[str, Any], name: Any, tile: Any, leave_out: tuple[str
     elif kind == "ability" and action.get("kind") in ("active", "attack"):
         text = (f"{merc}: " if merc else "") + f"{action['kind']} ability"
         text = text[0].upper() + text[1:]
+    elif kind == "roll":  # who goes first: the d6 rolled at the table, or one Purser rolls
+        text = f"Rolled a {action['value']}" if "value" in action else "Let Purser roll the d6"
     elif kind == "play_merc":
         text = "Play the Guild Master" if action.get("guild_master") else "Play a mercenary"
     elif kind == "play_treasure":

@@ -11,7 +11,6 @@ from kivy.uix.screenmanager import Screen
 
 from companion.ui.screens.common import when
 from companion.ui.widgets import dice_view  # noqa: F401  (kv classes)
-from companion.vision.sources import with_tray
 from companion.vision.tray import Tray
 
 
@@ -37,8 +36,11 @@ def address_text(url: str, info: dict[str, Any]) -> str:
 
 
 def grams_text(grams: float | None) -> str:
-    """A live reading: "123.4 g", or a dash when there is none."""
-    return "-" if grams is None else f"{grams:,.1f} g"
+    """A live reading: "123.4 g" (never "-0.0 g"), or "waiting" while there is none yet."""
+    if grams is None:
+        return "waiting..."
+    shown = round(grams, 1)
+    return f"{0.0 if shown == 0 else shown:,.1f} g"
 
 
 def dice_text(detections: Any) -> str:
@@ -46,17 +48,26 @@ def dice_text(detections: Any) -> str:
     if detections is None:
         return "No dice read yet."
     if len(detections) == 0:
-        return "No dice in view."
+        from companion.ui.widgets.dice import unreadable_count
+
+        unread = unreadable_count(detections)
+        return f"{unread} {'die' if unread == 1 else 'dice'} in view could not be read." if unread else "No dice in view."
+    from companion.ui.widgets.dice import unreadable_count
+
     values = " ".join(f"{d.value}?" if d.unsure else str(d.value) for d in detections)
     unsure = detections.unsure_count
-    return f"Dice: {values}" + (f"  ({unsure} unsure: a player must confirm)" if unsure else "")
+    unread = unreadable_count(detections)
+    return (f"Dice: {values}" + (f"  ({unsure} unsure: a player must confirm)" if unsure else "")
+            + (f"  {unread} {'die' if unread == 1 else 'dice'} could not be read." if unread else ""))
 
 
-def tray_words(tray: str) -> str:
-    """Where the camera looks for dice, in words."""
+def tray_words(tray: str, drawing: bool = False) -> str:
+    """Where the camera looks for dice, in words (and what to do while marking the tray)."""
+    if drawing:
+        return "Drag a finger from one corner of the tray to the other on the picture."
     if not tray:
-        return "Dice are read anywhere in the picture. Draw the tray to ignore the rest of the table."
-    return "Dice are read inside the blue tray only; anything outside it is ignored."
+        return "Dice are read anywhere in the picture. Mark the tray to ignore the rest of the table."
+    return "Dice are read inside the blue tray only (kept for this camera); anything outside it is ignored."
 
 
 def calibration_text(info: dict[str, Any], channel: int) -> str:
@@ -122,10 +133,12 @@ class HardwareScreen(Screen):
         App.get_running_app().hardware.open_scale()
 
     def set_tray(self, text: str) -> None:
-        """Keep ``text`` (tray text; "" for the whole picture) with the camera's address and use it."""
+        """Keep ``text`` (tray text; "" for the whole picture) for this camera and use it."""
         self.drawing_tray = False
         app = App.get_running_app()
-        self.tray_text = app.use_camera(with_tray(app.camera_url, Tray.parse(text) if text else None))
+        if text:
+            Tray.parse(text)  # a drawn rectangle is always a tray; anything else is refused here
+        self.tray_text = app.use_tray(text)
 
     def retry_camera(self) -> None:
         """Open the camera again."""

@@ -59,12 +59,17 @@ class HomeScreen(Screen):
             box.add_widget(PLabel(text="No game in play. Pick a game to start one.", role="muted"))
             return
         for record in unfinished:
-            card = Card()
+            card = Card(key=f"in_play:{record.id}")
             card.add_widget(PLabel(text=f"[b]{game_title(record.game)}[/b]  {players_text(record.players)}", markup=True))
             card.add_widget(PLabel(text=f"{moves_text(record.cursor)}, last played {when(record.updated)}", role="muted"))
+            row = BoxLayout(size_hint_y=None, height=App.get_running_app().theme.touch, spacing=dp(8))
             b = PButton(text="Resume", key=f"resume:{record.id}")
             b.bind(on_release=lambda _b, sid=record.id: self.resume(sid))
-            card.add_widget(b)
+            drop = PButton(text="Abandon...", key=f"abandon:{record.id}", role="quiet", size_hint_x=0.6)
+            drop.bind(on_release=lambda _b, r=record: self.abandon(r))
+            row.add_widget(b)
+            row.add_widget(drop)
+            card.add_widget(row)
             box.add_widget(card)
 
     def _show_offer(self, record: Any) -> None:
@@ -111,6 +116,24 @@ class HomeScreen(Screen):
             app.open_session(session_id)
         except StoreError as exc:
             self.error = str(exc)
+
+    def abandon(self, record: Any) -> None:
+        """Ask, then delete an unfinished game with its moves (it never counts in statistics)."""
+        from companion.ui.widgets.confirm import confirm
+
+        def drop() -> None:
+            app = App.get_running_app()
+            if app.controller is not None and app.controller.session.id == record.id:
+                app.close_game()
+            try:
+                app.store.delete_session(record.id)
+            except StoreError as exc:
+                self.error = f"Not abandoned: {exc}"
+                return
+            self.refresh()
+
+        confirm(f"Abandon this game of {game_title(record.game)} with {players_text(record.players)}? "
+                f"It is deleted with its {moves_text(record.cursor)}.", "Abandon", drop)
 
     def new_game(self, name: str) -> None:
         """Go to the new-game form with ``name`` chosen."""

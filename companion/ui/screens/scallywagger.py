@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kivy.metrics import dp
-from kivy.properties import NumericProperty, StringProperty
+from kivy.metrics import dp, sp
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.widgets import dice_view, gamebar, table  # noqa: F401  (kv classes)
@@ -19,7 +19,7 @@ from companion.ui.words import action_label
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 #: Actions drawn by the screen's own pads; everything else listed becomes a plain button.
-_PADDED = ("bid", "call", "parlay", "reveal", "draw")
+_PADDED = ("bid", "call", "parlay", "reveal", "draw", "confirm")
 
 
 def bid_text(bid: Mapping[str, Any] | None) -> str:
@@ -31,14 +31,45 @@ def bid_text(bid: Mapping[str, Any] | None) -> str:
     return f"{words} {bid['face']}s ({bid['player']})"
 
 
+def chance(dice: int, quantity: int, face: int, wild_ones: bool) -> tuple[float, float] | None:
+    """The exact chance, seen from the table (no die known), that at least ``quantity`` of
+    ``dice`` count for ``face``, and that exactly that many do (a Parlay); None when it has no
+    answer (no dice)."""
+    from companion.advisor.odds import OddsError, bid_odds
+
+    try:
+        odds = bid_odds(dice, quantity, face, (), wild_ones)
+    except OddsError:
+        return None
+    return float(odds.at_least), float(odds.exact)
+
+
+def percent(p: float) -> str:
+    """"62 %", "< 1 %", "> 99 %"."""
+    if 0 < p < 0.005:
+        return "< 1 %"
+    if 0.995 < p < 1:
+        return "> 99 %"
+    return f"{p * 100:.0f} %"
+
+
 class ScallywaggerScreen(GameScreen):
     """Bidding, challenges and the reveal for Scallywagger."""
 
     bid_words = StringProperty("")
+    bid_odds = StringProperty("")
+    #: The reveal is being counted: the camera preview shows.
+    reveal_shown = BooleanProperty(False)
+    #: The die of the reveal being confirmed (-1: none), and what the reader could not read.
+    fixing = NumericProperty(-1)
+    fix_text = StringProperty("")
+    unread_text = StringProperty("")
     table_text = StringProperty("")
     face = NumericProperty(0)
 
     def __init__(self, **kwargs: Any) -> None:
+        self._dice = 0
+        self._wild = False
         super().__init__(**kwargs)
         self.uses_camera = True
 
@@ -51,6 +82,12 @@ class ScallywaggerScreen(GameScreen):
         self.title = str(c.game.TITLE)
         self.prompt = s.prompt
         self.bid_words = bid_text(d.get("bid"))
+        self._dice = int(d.get("dice_on_table", 0) or 0)
+        self._wild = bool(c.session.config.get("wild_ones", False))
+        bid = d.get("bid")
+        odds = chance(self._dice, int(bid["quantity"]), int(bid["face"]), self._wild) if bid else None
+        self.bid_odds = (f"{percent(odds[0])} likely true, {percent(odds[1])} exactly right"
+                         f" (all {self._dice} dice unseen)") if odds else ""
         decks = d.get("decks", {})
         self.table_text = (f"{d.get('dice_on_table', 0)} dice on the table. Treasure deck "
                            f"{decks.get('treasure', {}).get('deck', 0)}, Adventure deck "
@@ -67,6 +104,7 @@ class ScallywaggerScreen(GameScreen):
         self._fill_bid_pad()
         self._fill_challenges()
         self._fill_reveal()
+        self._fill_revealed(d)
         self._fill_others()
 
     def _legal(self, kind: str) -> list[dict[str, Any]]:
@@ -81,11 +119,14 @@ class ScallywaggerScreen(GameScreen):
             {"text": str(f), "value": f, "key": f"face:{f}", "state": "down" if f == self.face else "normal"}
             for f in faces], self._face_chip)
         quantities = [a for a in bids if int(a["face"]) == self.face]
-        fill_buttons(self.ids.quantities, [
-            {"text": f"{a['quantity']} x {a['face']}", "action": a, "key": f"bid:{a['quantity']}:{a['face']}",
-             "disabled": False} for a in quantities], lambda: self.new_action_button(height=dp(60)))
-        self.ids.bid_pad.opacity = 1 if bids else 0
-        self.ids.bid_pad.disabled = not bids
+        specs = []
+        for a in quantities:
+            odds = chance(self._dice, int(a["quantity"]), int(a["face"]), self._wild)
+            shown = f"\n[size={int(sp(15))}]{percent(odds[0])}[/size]" if odds else ""
+            specs.append({"text": f"{a['quantity']} x {a['face']}{shown}", "action": a, "markup": True,
+                          "key": f"bid:{a['quantity']}:{a['face']}", "disabled": False})
+        fill_buttons(self.ids.quantities, specs, lambda: self.new_action_button(height=dp(72)))
+        self.ids.bid_pad.shown = bool(bids)
 
     def _face_chip(self) -> PToggle:
         chip = PToggle(group=f"scally-face-{id(self)}", allow_no_selection=False, height=dp(64), font_size=dp(30))
@@ -109,6 +150,7 @@ class ScallywaggerScreen(GameScreen):
 
     def _fill_reveal(self) -> None:
         reveals = self._legal("reveal")
+        self.reveal_shown = any("from" in a for a in reveals)
         specs = []
         for a in reveals:
             if "from" in a:
@@ -122,9 +164,49 @@ class ScallywaggerScreen(GameScreen):
                           "role": "primary", "disabled": False})
         fill_buttons(self.ids.reveal, specs, lambda: self.new_action_button(height=dp(60)))
 
+    def _fill_revealed(self, d: Mapping[str, Any]) -> None:
+        """The dice of the reveal as read, the unsure ones marked; tapping one confirms it."""
+        from companion.ui.widgets.dice import DieFace, unreadable_count, unreadable_text
+
+        reveal = d.get("reveal") or {}
+        values = list(reveal.get("dice") or [])
+        unsure = set(reveal.get("unsure") or [])
+        if self.fixing not in unsure:
+            self.fixing = -1
+        grid = self.ids.revealed
+        faces = [w for w in reversed(grid.children) if isinstance(w, DieFace)]
+        while len(faces) > len(values):
+            grid.remove_widget(faces.pop())
+        while len(faces) < len(values):
+            face = DieFace(size=(dp(56), dp(60)))
+            face.bind(on_release=lambda f: self.pick_die(int(f.key.split(":")[1])))
+            grid.add_widget(face)
+            faces.append(face)
+        for i, (face, value) in enumerate(zip(faces, values, strict=True)):
+            face.value, face.unsure, face.selected, face.key = value, i in unsure, i == self.fixing, f"reveal:{i}"
+            face.disabled = i not in unsure
+        history = self.controller.session.history()
+        last = history[-1].action.get("detections") if history and reveal.get("source") == "camera" else None
+        self.unread_text = unreadable_text(unreadable_count(last)) if reveal else ""
+        self.fix_text = (f"Die {self.fixing + 1}: {values[self.fixing]}?" if 0 <= self.fixing < len(values) else
+                         ("Tap a die marked ? to say what it shows." if unsure else ""))
+
+    def pick_die(self, index: int) -> None:
+        """Choose die ``index`` of the reveal to confirm."""
+        self.fixing = index
+        self._fill_revealed(self.controller.summary.detail)
+
+    def fix_die(self, value: int) -> None:
+        """Confirm the chosen die shows ``value`` (the engine's listed confirm)."""
+        for action in self._legal("confirm"):
+            if action.get("die") == self.fixing and action.get("value") == value:
+                self.fixing = -1
+                self.act(action)
+                return
+
     def _fill_others(self) -> None:
         others = [a for a in self.controller.legal if a.get("type") not in _PADDED]
         specs = self.action_specs(others)
-        for spec, a in zip(specs, others):
+        for spec, a in zip(specs, others, strict=True):
             spec["key"] = f"{a['type']}:{a.get('player', '')}:{a.get('card', a.get('die', ''))}"
         fill_buttons(self.ids.others, specs, lambda: self.new_action_button(height=dp(60)))

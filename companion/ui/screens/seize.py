@@ -10,10 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from kivy.metrics import dp
-from kivy.properties import ListProperty, StringProperty
+from kivy.properties import ListProperty, NumericProperty, StringProperty
 
 from companion.ui.screens.game_base import GameScreen
-from companion.ui.widgets import gamebar, table  # noqa: F401  (kv classes)
+from companion.ui.widgets import gamebar, plot, table  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PButton, PToggle, fill_buttons
 from companion.ui.widgets.table import Cell
 from companion.ui.words import action_label
@@ -66,6 +66,13 @@ def decision_label(action: Mapping[str, Any], to_act: Any) -> str:
     return action_label(action, to_act)
 
 
+def json_key(record: Mapping[str, Any]) -> str:
+    """A round record as text, to tell when the rounds so far changed."""
+    import json
+
+    return json.dumps(record, sort_keys=True, default=str)
+
+
 def round_line(record: Mapping[str, Any]) -> str:
     """One finished round in words."""
     gained = ", ".join(f"{k} +{v}" for k, v in record.get("gained", {}).items())
@@ -83,6 +90,12 @@ class SeizeScreen(GameScreen):
     seat = StringProperty("")
     rank = StringProperty("")
     revealing = ListProperty([])
+    rounds_done = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._reveal_key: Any = None
+        self._plotted: Any = None
+        super().__init__(**kwargs)
 
     def refresh(self) -> None:
         c = self.controller
@@ -112,12 +125,42 @@ class SeizeScreen(GameScreen):
         self._fill_table(d, s)
         waiting = d.get("waiting") or {}
         self.revealing = list(waiting.get("for", [])) if waiting.get("kind") == "reveal" else []
-        if self.seat not in self.revealing:
+        # A new reveal (another round or phase) starts with the first player the prompt names;
+        # last round's final revealer may still be listed, but is not the one to enter now.
+        reveal_key = (d.get("round"), phase)
+        if self.seat not in self.revealing or reveal_key != self._reveal_key:
             self.seat = self.revealing[0] if self.revealing else ""
             self.rank = ""
+        self._reveal_key = reveal_key
         self._fill_pad()
         self._fill_decisions(waiting)
         self.ids.rounds.text = "\n".join(round_line(r) for r in reversed(d.get("history", []))) or "No round finished yet."
+        self._fill_plot(d)
+
+    def _fill_plot(self, d: Mapping[str, Any]) -> None:
+        """Each collection's pieces after every round so far (from the engine's round records)."""
+        history = list(d.get("history", []))
+        self.rounds_done = len(history)
+        players = list(d.get("collections", {}))
+        key = tuple(json_key(r) for r in history)
+        if key == self._plotted:
+            return
+        self._plotted = key
+        chart = self.ids.chart
+        if not history:
+            chart.plot(None)
+            return
+        from companion.ui.widgets.plot import line_chart
+
+        totals = dict.fromkeys(players, 0)
+        series: dict[str, list[tuple[float, float]]] = {p: [(0.0, 0.0)] for p in players}
+        for r in history:
+            for p, n in (r.get("gained") or {}).items():
+                totals[p] = totals.get(p, 0) + int(n)
+            for p in players:
+                series[p].append((float(r.get("round", len(series[p]))), float(totals.get(p, 0))))
+        chart.title = "Pieces per round"
+        chart.plot(line_chart(series, players, xlabel="round", ylabel="pieces", title="Pieces after each round"))
 
     def _fill_stepper(self, phase: str) -> None:
         row = self.ids.stepper
@@ -157,8 +200,7 @@ class SeizeScreen(GameScreen):
             {"text": f"{suit_markup(suit)} {words}", "markup": True, "key": f"suit:{suit}",
              "value": f"{self.rank}{suit}", "disabled": f"{self.rank}{suit}" not in legal_cards}
             for suit, words in SUITS], self._suit_button)
-        self.ids.pad.opacity = 1 if self.revealing else 0
-        self.ids.pad.disabled = not self.revealing
+        self.ids.pad.shown = bool(self.revealing)
 
     def _seat_chip(self) -> PToggle:
         chip = PToggle(group=f"seize-seat-{id(self)}", allow_no_selection=False)

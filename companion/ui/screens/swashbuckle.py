@@ -1,80 +1,32 @@
-"""Swashbuckle (and the Yahtzee and Yacht presets): score sheets side by side, the dice with
-holds, the scoring options best first, and the special actions when the engine lists them.
+"""Swashbuckle (and the Yahtzee and Yacht presets): the score sheets of every player side by
+side (totals pinned), the dice as dice with holds, the scoring options best first, an
+optional hint (the advisor's optimal hold or box), and the special actions when the engine
+lists them.
 
-Dice come from the camera ("Read the dice") or are tapped in on the pad. Holding dice picks
-which of the engine's listed rolls is sent; every box offered, every Piracy target, curse
-and reminder is one of the engine's legal actions.
+Dice come from the camera ("Read the dice") or are tapped in on the pad, which shows
+when the camera is missing, when a roll waits for confirmation, or when asked for.
+Confirming a camera roll, a die is fixed by tapping it and its value ("die 3: 6?").
+Holding dice picks which of the engine's listed rolls is sent; every box offered, every
+Piracy target, curse and reminder is one of the engine's legal actions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.carousel import Carousel
-from kivy.uix.scrollview import ScrollView
 
+from companion.ui.advice import ADVISED, sheet_for
 from companion.ui.screens.game_base import GameScreen
-from companion.ui.widgets import dice_view, gamebar, table  # noqa: F401  (kv classes)
-from companion.ui.widgets.base import PButton, PLabel, PToggle, fill_buttons
-from companion.ui.widgets.table import ScoreTable
-from companion.ui.words import action_label, key_text
-
-#: Per-column figures worth a row under the boxes (when the engine reports them).
-_SKIP_FIGURES = {"column", "boxes", "scuttles", "swashbuckle_bonus_marks", "marks"}
-
-
-def _columns(detail: Mapping[str, Any], player: str) -> list[dict[str, Any]]:
-    """A player's sheet columns as ``{"boxes": {...}, figures...}`` dicts (either engine shape)."""
-    if "pirates" in detail:
-        return list(detail["pirates"][player]["columns"])
-    return [dict(detail.get("sheets", {}).get(player, {}))]
-
-
-def sheet_table(detail: Mapping[str, Any], players: Sequence[str]) -> tuple[list[str], list[list[str]], list[int]]:
-    """Header, rows and total-row indices of the score sheets of ``players``, side by side.
-
-    Box rows come from the engine's sheet layout; the figures under them (subtotals,
-    bonuses, totals) are whatever numbers each column reports.
-    """
-    boxes = detail.get("sheet", {}).get("boxes", [])
-    header = [""]
-    cols: list[dict[str, Any]] = []
-    for player in players:
-        columns = _columns(detail, player)
-        for i, column in enumerate(columns):
-            header.append(player if len(columns) == 1 else f"{player} {i + 1}")
-            cols.append(column)
-    rows: list[list[str]] = []
-    for box in boxes:
-        row = [str(box.get("label", box["key"]))]
-        for column in cols:
-            value = column.get("boxes", {}).get(box["key"])
-            row.append("" if value is None else str(value))
-        rows.append(row)
-    figures: list[str] = []
-    for column in cols:
-        for key, value in column.items():
-            if key in _SKIP_FIGURES or isinstance(value, bool) or not isinstance(value, int | float):
-                continue
-            if key not in figures:
-                figures.append(key)
-    totals = []
-    for key in figures:
-        totals.append(len(rows))
-        rows.append([key_text(key).capitalize()] + [str(c.get(key, "")) for c in cols])
-    if "pirates" in detail:
-        totals.append(len(rows))
-        rows.append(["Match total"] + [str(detail["pirates"][p].get("total", "")) for p in players
-                                       for _ in _columns(detail, p)])
-    monikers = detail.get("monikers") or {}
-    if monikers:
-        rows.append(["Moniker"] + [str(monikers.get(p) or "") for p in players for _ in _columns(detail, p)])
-    return header, rows, totals
+from companion.ui.widgets import dice, dice_view, gamebar, sheet  # noqa: F401  (kv classes)
+from companion.ui.widgets.base import PButton, PLabel, fill_buttons
+from companion.ui.widgets.dice import DieFace, unreadable_count, unreadable_text
+from companion.ui.widgets.sheet import sheet_view
+from companion.ui.words import action_label
 
 
 def option_text(option: Mapping[str, Any], columns: int) -> str:
@@ -99,6 +51,15 @@ def option_text(option: Mapping[str, Any], columns: int) -> str:
     return text
 
 
+def faint_points(option: Mapping[str, Any]) -> str:
+    """What an open box would score now, as the sheet shows it faintly."""
+    if option.get("how") == "zero" or option.get("scuttle"):
+        return "0"
+    if option.get("how") == "extra_roll":
+        return "roll"
+    return f"+{option.get('points', 0)}"
+
+
 class SwashbuckleScreen(GameScreen):
     """Sheets, dice and choices for the score-sheet dice games."""
 
@@ -109,12 +70,38 @@ class SwashbuckleScreen(GameScreen):
     entry_text = StringProperty("")
     no_dice = StringProperty("")
     no_options = StringProperty("")
+    #: The pad for typing dice: shown when the camera cannot be used or is unsure, or asked for.
+    typing = BooleanProperty(False)
+    pad_shown = BooleanProperty(False)
+    #: A roll read by the camera waits for confirmation (the dice can be fixed one by one).
+    confirming = BooleanProperty(False)
+    unsure = ListProperty([])
+    #: The die being fixed (-1: none) and what the reader could not read.
+    fixing = NumericProperty(-1)
+    fix_text = StringProperty("")
+    unread_text = StringProperty("")
+    can_roll = BooleanProperty(False)
+    over = BooleanProperty(False)
+    #: The advisor's hint, when asked for.
+    hint_on = BooleanProperty(False)
+    hint_text = StringProperty("")
+    can_hint = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         self._turn_key: Any = None
+        self._sheet: Any = None
         super().__init__(**kwargs)
         self.uses_camera = True
-        App.get_running_app().bind(portrait=lambda *_: self._fill_sheets())
+        self.ids.sheet.on_box = self._box_tapped
+        app = App.get_running_app()
+        app.hardware.bind(camera_state=self._camera_changed, has_frame=self._camera_changed)
+        app.advice.bind(state=self._advice_changed, progress=self._advice_changed)
+
+    def on_controller(self, inst: Any, controller: Any) -> None:
+        # another game: the hint and the typing pad start off again
+        self.hint_on = False
+        self.typing = False
+        super().on_controller(inst, controller)
 
     # -- drawing ------------------------------------------------------------------------------
 
@@ -127,79 +114,200 @@ class SwashbuckleScreen(GameScreen):
         turn = d.get("turn", {})
         self.title = str(c.game.TITLE)
         self.prompt = s.prompt
-        key = (turn.get("player"), turn.get("rolls"), tuple(turn.get("dice") or ()), turn.get("piracy"), c.session.cursor)
+        self.over = bool(s.over)
+        key = (
+            turn.get("player"),
+            turn.get("rolls"),
+            tuple(turn.get("dice") or ()),
+            turn.get("piracy"),
+            c.session.cursor,
+        )
+        pending = self._legal("confirm")
         if key != self._turn_key:
             self._turn_key = key
             self.held = []
-            self.entry = []
+            self.entry = list(pending[0].get("dice", [])) if pending else []
+            self.unsure = self._unsure_flags(len(self.entry)) if pending else []
+            self.fixing = -1
             self.hornswaggle = False
-        pending = self._legal("confirm")
-        if pending and not self.entry:
-            self.entry = list(pending[0].get("dice", []))
+        self.confirming = bool(pending)
+        self.can_roll = bool(self._legal("roll")) or self.confirming
+        self.unread_text = unreadable_text(self._unread()) if pending else ""
         rolls, most = turn.get("rolls", 0), turn.get("max_rolls", 3)
-        self.roll_text = "" if not turn.get("player") or not rolls else (
-            f"Roll {rolls} of {most}" + (" (Piracy roll)" if turn.get("piracy") else "")
-            + (f", {turn.get('dice_in_play')} dice" if turn.get("dice_in_play", 5) != 5 else "")
+        self.roll_text = (
+            ""
+            if not turn.get("player") or not rolls
+            else (
+                f"Roll {rolls} of {most}"
+                + (" (Piracy roll)" if turn.get("piracy") else "")
+                + (f", {turn.get('dice_in_play')} dice" if turn.get("dice_in_play", 5) != 5 else "")
+            )
         )
-        self._fill_sheets()
+        self.can_hint = c.session.game_name in ADVISED and not s.over and int(d.get("columns", 1) or 1) == 1
+        if self._sheet is None or self._sheet[0] != c.session.id:
+            self._sheet = (c.session.id, sheet_for(c.session.game_name, c.session.config))
+        self._fill_sheet()
         self._fill_dice()
         self._fill_choices()
+        self._update_pad()
+        self._fill_hint()
 
     def _legal(self, kind: str) -> list[dict[str, Any]]:
         return [a for a in self.controller.legal if a.get("type") == kind]
 
-    def _fill_sheets(self) -> None:
+    def _last_reading(self) -> Mapping[str, Any] | None:
+        history = self.controller.session.history()
+        if not history:
+            return None
+        detections = history[-1].action.get("detections")
+        return detections if isinstance(detections, Mapping) else None
+
+    def _unsure_flags(self, n: int) -> list[bool]:
+        reading = self._last_reading() or {}
+        flags = [bool(d.get("unsure")) for d in reading.get("dice", []) if isinstance(d, Mapping)]
+        return (flags + [False] * n)[:n]
+
+    def _unread(self) -> int:
+        return unreadable_count(self._last_reading())
+
+    def _fill_sheet(self) -> None:
         c = self.controller
-        if c is None or c.summary is None or "sheet_holder" not in self.ids:
-            return
         s = c.summary
         d = s.detail
         players = list(s.scores)
         current = d.get("turn", {}).get("player")
-        swipe = App.get_running_app().portrait and len(players) > 1
-        layout = (swipe, tuple(players))
-        holder = self.ids.sheet_holder
-        if getattr(self, "_sheet_layout", None) != layout:
-            self._sheet_layout = layout
-            holder.clear_widgets()
-            self._tables = []
-            if swipe:
-                self._carousel = Carousel(direction="right", loop=True)
-                holder.add_widget(self._carousel)
-            for _ in players if swipe else [None]:
-                page = ScrollView(do_scroll_x=False)
-                t = ScoreTable()
-                page.add_widget(t)
-                self._tables.append(t)
-                (self._carousel if swipe else holder).add_widget(page)
-        if swipe:
-            for t, p in zip(self._tables, players):
-                header, rows, totals = sheet_table(d, [p])
-                t.show(header, rows, total_rows=totals, marked_cols=[1] if p == current else [])
-            if current in players and self._carousel.index != players.index(current):
-                self._carousel.index = players.index(current)
+        columns = int(d.get("columns", 1) or 1)
+        open_boxes: dict[tuple[str, int], tuple[str, Any]] = {}
+        if not c.locked:
+            scores = self._legal("score")
+            for option in d.get("options", []):
+                matching = [
+                    a
+                    for a in scores
+                    if a.get("box") == option.get("box") and (columns == 1 or a.get("column") == option.get("column"))
+                ]
+                if matching:
+                    # several listed actions for one box (a Piracy target): the list below chooses
+                    open_boxes[(str(option["box"]), int(option.get("column", 1) or 1))] = (
+                        faint_points(option),
+                        matching[0] if len(matching) == 1 else {"choose": option["box"]},
+                    )
+        self.ids.sheet.show(sheet_view(d, players), current, open_boxes)
+
+    def _box_tapped(self, cell: Any) -> None:
+        action = cell.action
+        if action is None:
             return
-        header, rows, totals = sheet_table(d, players)
-        marked = [i + 1 for i, h in enumerate(header[1:]) if current and h.split(" ")[0] == current]
-        self._tables[0].show(header, rows, total_rows=totals, marked_cols=marked)
+        if "choose" in action:
+            self.controller.say("Choose whom to pillage in the list of options.", "info")
+            return
+        self.act(action)
 
     def _fill_dice(self) -> None:
         d = self.controller.summary.detail
-        dice = list(d.get("turn", {}).get("dice") or [])
-        can_hold = bool(self._legal("roll")) and any(a.get("keep") for a in self._legal("roll"))
-        specs = [{"text": str(v), "key": f"die:{i}", "value": i, "state": "down" if i in self.held else "normal",
-                  "disabled": not can_hold} for i, v in enumerate(dice)]
-        fill_buttons(self.ids.dice_row, specs, self._die_toggle)
-        self.no_dice = "" if dice else "No dice rolled yet."
+        turn = d.get("turn", {})
+        row = self.ids.dice_row
+        if self.confirming:
+            values = list(self.entry)
+            specs = [
+                {
+                    "value": v,
+                    "held": False,
+                    "unsure": i < len(self.unsure) and self.unsure[i],
+                    "selected": i == self.fixing,
+                    "key": f"die:{i}",
+                    "disabled": False,
+                }
+                for i, v in enumerate(values)
+            ]
+        else:
+            values = list(turn.get("dice") or [])
+            can_hold = any(a.get("keep") for a in self._legal("roll")) and not self.controller.locked
+            specs = [
+                {
+                    "value": v,
+                    "held": i in self.held,
+                    "unsure": False,
+                    "selected": False,
+                    "key": f"die:{i}",
+                    "disabled": not can_hold,
+                }
+                for i, v in enumerate(values)
+            ]
+        self._fill_faces(row, specs)
+        if self.confirming or self.over:
+            self.no_dice = ""
+        else:
+            self.no_dice = "" if values else "No dice rolled yet."
+        self._update_fix()
         self._update_entry()
 
-    def _die_toggle(self) -> PToggle:
-        die = PToggle(height=dp(84), font_size=dp(40))
-        die.bind(on_release=lambda w: self.toggle_hold(w.value, w.state == "down"))
-        return die
+    def _fill_faces(self, row: BoxLayout, specs: list[dict[str, Any]]) -> None:
+        faces = [w for w in reversed(row.children) if isinstance(w, DieFace)]
+        while len(faces) > len(specs):
+            row.remove_widget(faces.pop())
+        while len(faces) < len(specs):
+            face = DieFace()
+            face.bind(on_release=self._die_tapped)
+            row.add_widget(face)
+            faces.append(face)
+        for face, spec in zip(faces, specs, strict=True):
+            for name, value in spec.items():
+                setattr(face, name, value)
+
+    def _die_tapped(self, face: DieFace) -> None:
+        index = int(face.key.split(":")[1])
+        if self.confirming:
+            self.fixing = -1 if self.fixing == index else index
+            self._fill_dice()
+        else:
+            self.toggle_hold(index, index not in self.held)
+
+    def _update_fix(self) -> None:
+        if self.confirming and 0 <= self.fixing < len(self.entry):
+            i = self.fixing
+            doubt = "?" if i < len(self.unsure) and self.unsure[i] else ""
+            self.fix_text = f"Die {i + 1}: {self.entry[i]}{doubt}"
+        else:
+            self.fixing = -1
+            self.fix_text = ""
+
+    def fix_die(self, value: int) -> None:
+        """Set the die being fixed to ``value`` (it is no longer in doubt)."""
+        i = self.fixing
+        if not 0 <= i < len(self.entry):
+            return
+        entry = list(self.entry)
+        entry[i] = value
+        self.entry = entry
+        unsure = list(self.unsure) + [False] * (len(entry) - len(self.unsure))
+        unsure[i] = False
+        self.unsure = unsure
+        self.fixing = -1
+        self._fill_dice()
+
+    def remove_die(self) -> None:
+        """Take the die being fixed away (the camera saw one too many)."""
+        i = self.fixing
+        if not 0 <= i < len(self.entry):
+            return
+        self.entry = [v for j, v in enumerate(self.entry) if j != i]
+        self.unsure = [u for j, u in enumerate(self.unsure) if j != i]
+        self.fixing = -1
+        self._fill_dice()
 
     def _update_entry(self) -> None:
-        self.entry_text = " ".join(str(v) for v in self.entry) if self.entry else "Tap the dice in, or read them."
+        if self.confirming:
+            doubts = sum(1 for u in self.unsure if u)
+            self.entry_text = (
+                f"{doubts} unsure: tap a die to fix it, then Confirm."
+                if doubts
+                else "Tap a die to fix it, then Confirm."
+            )
+        else:
+            self.entry_text = (
+                " ".join(str(v) for v in self.entry) if self.entry else ("Tap the dice in." if self.pad_shown else "")
+            )
 
     def toggle_hold(self, index: int, held: bool) -> None:
         """Hold (keep) or release die ``index``."""
@@ -207,11 +315,12 @@ class SwashbuckleScreen(GameScreen):
         if held:
             held_now.append(index)
         self.held = sorted(held_now)
+        self._fill_dice()
         self._fill_choices()
 
     def _keep(self) -> list[int]:
-        dice = list(self.controller.summary.detail.get("turn", {}).get("dice") or [])
-        return sorted(dice[i] for i in self.held if i < len(dice))
+        dice_now = list(self.controller.summary.detail.get("turn", {}).get("dice") or [])
+        return sorted(dice_now[i] for i in self.held if i < len(dice_now))
 
     def _roll_action(self) -> dict[str, Any] | None:
         """The engine's listed roll for the dice held now (and the Hornswaggle choice)."""
@@ -221,11 +330,34 @@ class SwashbuckleScreen(GameScreen):
                 return action
         return None
 
+    def _camera_usable(self) -> bool:
+        hw = App.get_running_app().hardware
+        return hw is not None and hw.camera_state == "ready" and bool(hw.has_frame)
+
+    def _camera_changed(self, *_: Any) -> None:
+        if self.controller is not None and self.manager is not None and self.manager.current == self.name:
+            self._fill_choices()
+            self._update_pad()
+
+    def _update_pad(self) -> None:
+        # dice being typed keep the pad, even if the camera comes up meanwhile
+        self.pad_shown = (
+            self.can_roll
+            and not self.controller.locked
+            and (self.typing or self.confirming or bool(self.entry) or not self._camera_usable())
+        )
+        self._update_entry()
+
+    def set_typing(self, on: bool) -> None:
+        """Show (or hide) the pad for typing the dice in."""
+        self.typing = on
+        self._update_pad()
+
     def _fill_choices(self) -> None:
         c = self.controller
         d = c.summary.detail
         roll = self._roll_action()
-        self.ids.read_dice.disabled = roll is None or c.busy
+        self.ids.read_dice.disabled = roll is None or c.busy or not self._camera_usable()
         self.ids.roll_typed.disabled = roll is None
         any_horn = any(a.get("hornswaggle") for a in self._legal("roll"))
         self.ids.hornswaggle.disabled = not any_horn
@@ -248,13 +380,26 @@ class SwashbuckleScreen(GameScreen):
                     text += f"  (pillage {action['target']})"
                 suffix = f":{action['column']}" if columns > 1 else ""
                 suffix += f":{action['target']}" if "target" in action else ""
-                specs.append({"text": text, "action": action, "key": f"score:{action['box']}{suffix}",
-                              "role": "danger" if option.get("scuttle") else "normal", "disabled": False})
+                specs.append(
+                    {
+                        "text": text,
+                        "action": action,
+                        "key": f"score:{action['box']}{suffix}",
+                        "role": "danger" if option.get("scuttle") else "normal",
+                        "disabled": False,
+                    }
+                )
         others = [a for a in c.legal if a.get("type") not in ("roll", "score", "confirm", "roll_off")]
         for action in others:
-            specs.append({"text": action_label(action, c.summary.to_act), "action": action, "role": "normal",
-                          "disabled": False,
-                          "key": f"{action['type']}:{action.get('player')}:{action.get('target', action.get('remove', ''))}"})
+            specs.append(
+                {
+                    "text": action_label(action, c.summary.to_act),
+                    "action": action,
+                    "role": "normal",
+                    "disabled": False,
+                    "key": f"{action['type']}:{action.get('player')}:{action.get('target', action.get('remove', ''))}",
+                }
+            )
         fill_buttons(self.ids.options, specs, self.new_action_button)
         roll_offs = self._legal("roll_off")
         holder = self.ids.roll_off
@@ -262,32 +407,87 @@ class SwashbuckleScreen(GameScreen):
             holder.clear_widgets()
             for action in roll_offs:
                 holder.add_widget(self._roll_off_row(action))
-        self.no_options = "" if specs or roll_offs else (
-            c.summary.prompt if c.summary.over else "Roll first: scoring options appear here.")
+        waiting = specs or roll_offs or c.summary.over or self.confirming
+        self.no_options = "" if waiting else "Roll first: scoring options appear here."
 
     def _roll_off_row(self, action: Mapping[str, Any]) -> BoxLayout:
         player = str(action["player"])
         row = BoxLayout(size_hint_y=None, height=dp(64), spacing=dp(4))
         row.player = player
-        row.add_widget(PLabel(text=player, size_hint_x=0.3, size_hint_y=1))
-        row.add_widget(self.action_button(action, text="Camera", key=f"rolloff:{player}:camera", size_hint_x=0.25))
+        row.add_widget(PLabel(text=player, size_hint_x=0.22, size_hint_y=1, shorten=True))
+        row.add_widget(self.action_button(action, text="Camera", key=f"rolloff:{player}:camera", size_hint_x=0.2))
         for v in range(1, 7):
-            b = PButton(text=str(v), key=f"rolloff:{player}:{v}", size_hint_x=0.075,
-                        action={"type": "roll_off", "player": player, "dice": [v]})
+            b = PButton(
+                text=str(v),
+                key=f"rolloff:{player}:{v}",
+                size_hint_x=0.097,
+                action={"type": "roll_off", "player": player, "dice": [v]},
+            )
             b.bind(on_release=lambda w: self.act(w.action))
             row.add_widget(b)
         return row
+
+    # -- the hint ---------------------------------------------------------------------------------
+
+    def set_hint(self, on: bool) -> None:
+        """Show (or hide) the advisor's best play."""
+        self.hint_on = on
+        self._fill_hint()
+
+    def _advice_changed(self, *_: Any) -> None:
+        if self.hint_on and self.manager is not None and self.manager.current == self.name:
+            self._fill_hint()
+
+    def _fill_hint(self) -> None:
+        sheet_now = self._sheet[1] if self._sheet else None
+        if not self.hint_on or not self.can_hint or sheet_now is None:
+            self.hint_text = ""
+            return
+        advice = App.get_running_app().advice
+        if advice.advisor(sheet_now) is None:
+            advice.prepare(sheet_now)
+            self.hint_text = advice.message or "Getting the hint ready..."
+            return
+        d = self.controller.summary.detail
+        turn = d.get("turn", {})
+        player = turn.get("player")
+        if not player or self.confirming or turn.get("piracy"):
+            self.hint_text = "Hints come with a roll of five dice."
+            return
+        dice_now = list(turn.get("dice") or [])
+        if turn.get("dice_in_play", 5) != 5 or (dice_now and len(dice_now) != 5):
+            self.hint_text = "No hint for a cursed roll of four dice."
+            return
+        if "pirates" in d:
+            boxes = d["pirates"][player]["columns"][0].get("boxes", {})
+        else:
+            boxes = d.get("sheets", {}).get(player, {}).get("boxes", {})
+        rolls_left = max(0, int(turn.get("max_rolls", 3)) - int(turn.get("rolls", 0)))
+        if not self._legal("roll"):
+            rolls_left = 0
+        try:
+            self.hint_text, _hint = advice.hint_text(sheet_now, boxes, dice_now, min(2, rolls_left))
+        except ValueError as exc:
+            self.hint_text = f"No hint here ({exc})."
 
     # -- the dice pad -------------------------------------------------------------------------
 
     def pad(self, value: int) -> None:
         """Add a typed die."""
         self.entry = [*self.entry, value]
+        self._update_pad()
+        if self.confirming:
+            self.unsure = [*self.unsure, False]
+            self._fill_dice()
         self._update_entry()
 
     def clear_entry(self) -> None:
         """Forget the typed dice."""
         self.entry = []
+        self.unsure = []
+        self.fixing = -1
+        if self.confirming:
+            self._fill_dice()
         self._update_entry()
 
     def set_hornswaggle(self, on: bool) -> None:
@@ -312,7 +512,7 @@ class SwashbuckleScreen(GameScreen):
             self.entry = []
 
     def confirm(self) -> None:
-        """Settle dice the camera was unsure of, as typed on the pad."""
+        """Settle dice the camera was unsure of, as fixed or typed."""
         listed = self._legal("confirm")
         if listed:
             self.act({**listed[0], "dice": list(self.entry)})

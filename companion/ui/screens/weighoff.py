@@ -1,6 +1,6 @@
 """The weigh-off at the end of 7 Seize: live weight with a stable indicator, whose collection
-goes on the pan, the collections weighed so far as bars with their uncertainty, the bracket,
-tie instructions and the winner.
+goes on the pan, the collections weighed so far on a chart zoomed to the contested range
+with each weight's confidence whiskers, the bracket, tie instructions and the winner.
 
 Weighing is one of the engine's listed actions (``"from": "scale"``), measured on the scale
 thread; with no scale, grams (or domino pips) are typed in.
@@ -13,10 +13,10 @@ from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp
-from kivy.properties import StringProperty
+from kivy.properties import ListProperty, NumericProperty, StringProperty
 
 from companion.ui.screens.game_base import GameScreen
-from companion.ui.widgets import bars, gamebar, table  # noqa: F401  (kv classes)
+from companion.ui.widgets import gamebar, plot, table  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PButton, PLabel
 
 
@@ -54,6 +54,8 @@ class WeighOffScreen(GameScreen):
     on_pan = StringProperty("")
     result = StringProperty("")
     unit = StringProperty("g")
+    weighed = NumericProperty(0)
+    chart_rows = ListProperty([])
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -81,7 +83,8 @@ class WeighOffScreen(GameScreen):
             f"Pan {pans.get(n, 0) + 1}: {n}'s collection, {pieces.get(n, wo['pieces'].get(n, 0) - wo['removed'].get(n, 0))} pieces"
             for n in wo.get("waiting", [])
         )
-        self.result = (f"Winner: {' and '.join(wo['winners'])}" if wo.get("winners") else "")
+        self.result = (f"{' and '.join(wo['winners'])} wins!" if len(wo.get("winners", [])) == 1 else
+                       f"{' and '.join(wo['winners'])} win!" if wo.get("winners") else "")
         self._fill_actions(wo)
         self._fill_chart(wo)
         self._fill_bracket(wo)
@@ -113,10 +116,11 @@ class WeighOffScreen(GameScreen):
                 typed.add_widget(b)
         if not box.children and not c.summary.over:
             box.add_widget(PLabel(text="No weighing to do now.", role="muted"))
-        self.ids.typed_row.opacity = 1 if seen else 0
-        self.ids.typed_row.disabled = not seen
+        self.ids.typed_row.shown = bool(seen)
 
     def _fill_chart(self, wo: Mapping[str, Any]) -> None:
+        from companion.ui.widgets.plot import interval_chart
+
         k = float(wo.get("coverage_factor", 2.0))
         winners = set(wo.get("winners", []))
         out = set(wo.get("eliminated", []))
@@ -129,7 +133,13 @@ class WeighOffScreen(GameScreen):
             pieces = wo.get("pieces", {}).get(name)
             rows.append({"name": f"{name} ({pieces})" if pieces is not None else name, "value": value,
                          "spread": spread, "text": text, "state": state})
-        self.ids.chart.show(rows)
+        self.weighed = sum(1 for r in rows if r["value"] is not None)
+        self.chart_rows = rows
+        unit = "pips" if self.unit == "pips" else "grams"
+        self.ids.chart.title = "Weights"
+        self.ids.chart.plot(interval_chart(rows, unit=f"{unit} (whiskers: {k:.2g} standard uncertainties)")
+                            if self.weighed else None)
+        self.ids.weights.text = "   ".join(f"{r['name']}: {r['text']}" for r in rows)
 
     def _fill_bracket(self, wo: Mapping[str, Any]) -> None:
         lines = [contest_text(cn) for cn in wo.get("contests", [])]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import BooleanProperty, ObjectProperty, OptionProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, OptionProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
@@ -45,25 +45,53 @@ def label_size(role: str, _theme_name: str = "") -> float:
                   "huge": theme.font_huge}.get(role, theme.font))
 
 
-class PButton(Button):
+class _Sized:
+    """A height or font size given when a button is made is kept.
+
+    The kv rule sizes buttons from the theme; a value bound in kv would overwrite one passed
+    to the constructor, so those are kept as ``wanted_height`` / ``wanted_font`` (0: the
+    theme's), which the rule reads first.
+    """
+
+    def _take_sizes(self, kwargs: dict[str, Any]) -> None:
+        if "height" in kwargs:
+            kwargs["wanted_height"] = kwargs.pop("height")
+        if "font_size" in kwargs:
+            kwargs["wanted_font"] = kwargs.pop("font_size")
+
+
+class PButton(_Sized, Button):
     """A button at least one touch target tall.
 
     ``role``: "normal", "primary" (the main thing to do), "danger" or "quiet".
     ``action`` is the game action it sends, when it sends one; ``value`` any other
     choice it stands for; ``key`` names it for screens and tests that look buttons up.
+    ``height`` and ``font_size`` given here override the theme's (px).
     """
 
     role = OptionProperty("normal", options=("normal", "primary", "danger", "quiet"))
     action = ObjectProperty(None, allownone=True)
     value = ObjectProperty(None, allownone=True)
     key = StringProperty("")
+    wanted_height = NumericProperty(0)
+    wanted_font = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._take_sizes(kwargs)
+        super().__init__(**kwargs)
 
 
-class PToggle(ToggleButton):
+class PToggle(_Sized, ToggleButton):
     """A toggle (chips for players, games, dice holds) with the button's look."""
 
     value = ObjectProperty(None, allownone=True)
     key = StringProperty("")
+    wanted_height = NumericProperty(0)
+    wanted_font = NumericProperty(0)
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._take_sizes(kwargs)
+        super().__init__(**kwargs)
 
 
 class PLabel(Label):
@@ -78,10 +106,27 @@ class PInput(TextInput):
     key = StringProperty("")
 
 
+class Fold(BoxLayout):
+    """A box that folds away: with ``shown`` false it has no height, is not drawn, and no touch
+    reaches what it holds (a hidden button would otherwise still take the taps on its spot)."""
+
+    shown = BooleanProperty(True)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return bool(super().on_touch_down(touch)) if self.shown else False
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return bool(super().on_touch_move(touch)) if self.shown else False
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return bool(super().on_touch_up(touch)) if self.shown else False
+
+
 class Card(BoxLayout):
-    """A raised panel that groups related things."""
+    """A raised panel that groups related things; ``key`` names it for screens and tests."""
 
     highlight = BooleanProperty(False)
+    key = StringProperty("")
 
 
 def fill_buttons(container: Any, specs: list[dict[str, Any]], factory: Any) -> list[Any]:

@@ -46,6 +46,8 @@ class DiceView(Image):
     detections = ObjectProperty(None, allownone=True, force_dispatch=True)
     tray = StringProperty("")
     drawing = BooleanProperty(False)
+    #: Said in the empty box until the first frame arrives.
+    placeholder = StringProperty("Starting the camera...")
 
     __events__ = ("on_tray_drawn",)
 
@@ -53,7 +55,8 @@ class DiceView(Image):
         kwargs.setdefault("fit_mode", "contain")
         self._drag: list[tuple[float, float]] = []
         super().__init__(**kwargs)
-        self.bind(pos=self._draw_boxes, size=self._draw_boxes, tray=self._draw_boxes)
+        self.color = (1, 1, 1, 0)  # no picture yet: not the white box an empty image draws
+        self.bind(pos=self._draw_boxes, size=self._draw_boxes, tray=self._draw_boxes, placeholder=self._draw_boxes)
 
     def on_tray_drawn(self, text: str) -> None:
         """A tray was drawn: ``text`` is "x0,y0,x1,y1" in fractions of the picture."""
@@ -99,9 +102,26 @@ class DiceView(Image):
     def on_frame(self, _inst: Any, frame: Any) -> None:
         if frame is None:
             self.texture = None
+            self.color = (1, 1, 1, 0)
         else:
             self.texture = frame_texture(frame, self.texture)
+            self.color = (1, 1, 1, 1)
         self._draw_boxes()
+
+    def _draw_placeholder(self) -> None:
+        from kivy.app import App
+
+        theme = App.get_running_app().theme
+        with self.canvas.after:
+            Color(*theme.line)
+            Line(rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2), width=1.2, dash_length=6,
+                 dash_offset=4)
+            if self.placeholder and self.height > 20:
+                label = CoreLabel(text=self.placeholder, font_size=sp(17))
+                label.refresh()
+                tex = label.texture
+                Color(*theme.muted)
+                Rectangle(texture=tex, size=tex.size, pos=(self.center_x - tex.width / 2, self.center_y - tex.height / 2))
 
     def on_detections(self, *_: Any) -> None:
         self._draw_boxes()
@@ -109,6 +129,7 @@ class DiceView(Image):
     def _draw_boxes(self, *_: Any) -> None:
         self.canvas.after.clear()
         if self.frame is None or self.texture is None:
+            self._draw_placeholder()
             return
         fh, fw = self.frame.shape[:2]
         iw, ih = self.norm_image_size

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.properties import BooleanProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.recycleview import RecycleView
 
@@ -37,8 +38,23 @@ class Mirror:
             setattr(self._target, name, getattr(source, name))
 
 
+def fitting_font(text: str, width: float, largest: float, smallest: float, bold: bool = True) -> float:
+    """The largest font size from ``largest`` down to ``smallest`` (px) at which ``text`` fits
+    in ``width`` px on one line (``smallest`` when none does)."""
+    from kivy.core.text import Label as CoreLabel
+
+    size = largest
+    while size > smallest:
+        label = CoreLabel(text=text, font_size=size, bold=bold)
+        label.refresh()
+        if label.content_width <= width:
+            return size
+        size = max(smallest, size * 0.9)
+    return smallest
+
+
 class GameBar(BoxLayout):
-    """Home, the game's title, undo, redo and the history switch."""
+    """Home, the game's title, undo, redo and the history switch; Reopen on a finished game."""
 
     controller = ObjectProperty(None, allownone=True)
     title = StringProperty("")
@@ -46,13 +62,42 @@ class GameBar(BoxLayout):
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
     busy = BooleanProperty(False)
+    locked = BooleanProperty(False)
+    #: The title's font size: the theme's big size, smaller when the title would not fit.
+    title_font = NumericProperty(0)
 
     def __init__(self, **kwargs: Any) -> None:
-        self._mirror = Mirror(self, ("can_undo", "can_redo", "busy"))
+        self._mirror = Mirror(self, ("can_undo", "can_redo", "busy", "locked"))
         super().__init__(**kwargs)
 
     def on_controller(self, _inst: Any, controller: Any) -> None:
         self._mirror.follow(controller)
+
+    def fit_title(self, width: float) -> None:
+        """Size the title to fit ``width`` px (called when the title or its room changes)."""
+        from kivy.app import App
+
+        theme = App.get_running_app().theme
+        if width <= 0 or not self.title:
+            self.title_font = theme.font_big
+            return
+        self.title_font = fitting_font(self.title, width - 4, theme.font_big, theme.font_small)
+
+    def reopen(self) -> None:
+        """Ask before reopening a finished game; reopen it when the table says yes."""
+        from companion.ui.widgets.confirm import confirm
+
+        controller = self.controller
+        if controller is None:
+            return
+        confirm("Reopen this finished game? Its result stays in the statistics until a move is undone.",
+                "Reopen", controller.reopen)
+
+    def show_result(self) -> None:
+        """The end-of-game screen of this game."""
+        from kivy.app import App
+
+        App.get_running_app().go("over", controller=self.controller)
 
 
 class HistoryPanel(RecycleView):
@@ -84,16 +129,30 @@ class HistoryPanel(RecycleView):
             return
         self.data = [
             {"text": f"{e.seq}. {e.text or e.action.get('type', '')}" + ("  (undone)" if e.undone else ""),
-             "undone": e.undone}
+             "undone": e.undone, "seq": e.seq, "panel": self}
             for e in reversed(history)
         ]
 
+    def open_entry(self, seq: int) -> Any:
+        """Show how the game stood after move ``seq`` (replayed; nothing changes)."""
+        from companion.ui.widgets.moment import show_moment
 
-class HistoryLine(BoxLayout):
-    """One line of the history list."""
+        if self._bound is None:
+            return None
+        return show_moment(self._bound, seq)
+
+
+class HistoryLine(ButtonBehavior, BoxLayout):
+    """One line of the history list; tapping it shows the game as it stood after that move."""
 
     text = StringProperty("")
     undone = BooleanProperty(False)
+    seq = NumericProperty(0)
+    panel = ObjectProperty(None, allownone=True)
+
+    def on_release(self) -> None:
+        if self.panel is not None and self.seq:
+            self.panel.open_entry(int(self.seq))
 
 
 class MessageBar(BoxLayout):

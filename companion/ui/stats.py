@@ -1,0 +1,100 @@
+"""Player statistics for the players' pages: win rate, best and average score per game, and
+head-to-head records, derived from the stored finished games (never kept as counters)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class GameRecord:
+    """One player's record in one game: games played and finished, wins, final scores."""
+
+    played: int = 0
+    finished: int = 0
+    wins: int = 0
+    scores: list[float] = field(default_factory=list)
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins per finished game (None before any finished)."""
+        return self.wins / self.finished if self.finished else None
+
+    @property
+    def best(self) -> float | None:
+        return max(self.scores) if self.scores else None
+
+    @property
+    def average(self) -> float | None:
+        return sum(self.scores) / len(self.scores) if self.scores else None
+
+
+@dataclass
+class HeadToHead:
+    """Finished games two players sat in together and how many each won."""
+
+    together: int = 0
+    wins: int = 0
+    losses: int = 0
+
+
+@dataclass
+class PlayerPage:
+    """Everything a player's page shows."""
+
+    name: str
+    games: dict[str, GameRecord] = field(default_factory=dict)
+    rivals: dict[str, HeadToHead] = field(default_factory=dict)
+
+    @property
+    def total(self) -> GameRecord:
+        """All games together (scores are not mixed across games: left empty)."""
+        out = GameRecord()
+        for g in self.games.values():
+            out.played += g.played
+            out.finished += g.finished
+            out.wins += g.wins
+        return out
+
+
+def player_page(name: str, sessions: Iterable[Any]) -> PlayerPage:
+    """The page of ``name`` from stored session records (``companion.store`` SessionRecord)."""
+    page = PlayerPage(name)
+    key = name.casefold()
+    for record in sessions:
+        seated = {p.casefold(): p for p in record.players}
+        if key not in seated:
+            continue
+        me = seated[key]
+        game = page.games.setdefault(record.game, GameRecord())
+        game.played += 1
+        if not record.finished:
+            continue
+        game.finished += 1
+        result = record.result or {}
+        winners = set(result.get("winners", []))
+        if me in winners:
+            game.wins += 1
+        score = (result.get("scores") or {}).get(me)
+        if isinstance(score, int | float) and not isinstance(score, bool):
+            game.scores.append(float(score))
+        for other in record.players:
+            if other == me:
+                continue
+            h2h = page.rivals.setdefault(other, HeadToHead())
+            h2h.together += 1
+            h2h.wins += me in winners
+            h2h.losses += other in winners
+    return page
+
+
+def percent(value: float | None) -> str:
+    """ "67 %" ("-" when there is nothing to count)."""
+    return "-" if value is None else f"{value * 100:.0f} %"
+
+
+def number(value: float | None) -> str:
+    """A score: "123", "123.5"; "-" when none."""
+    return "-" if value is None else f"{value:.1f}".rstrip("0").rstrip(".")
