@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from companion.cli.common import parse_rules, print_json
-from companion.cli.score_cmd import add_sheet_arguments, load_sheet, parse_dice, parse_used
+from companion.cli.sheet_args import add_sheet_arguments, load_sheet, parse_dice, parse_used
 from companion.games.base import ConfigError
 
 PRESET_NAMES = ("yahtzee", "swashbuckle", "yacht")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``advise`` command."""
     p = sub.add_parser(
         "advise",
@@ -32,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _progress(title: str):
+def _progress(title: str) -> Callable[[float], None]:
     def show(fraction: float) -> None:
         sys.stderr.write(f"\rWorking out {title} optimal play: {fraction:5.1%}")
         if fraction >= 1:

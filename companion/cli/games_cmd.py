@@ -8,7 +8,7 @@ import json
 from companion.games import list_games
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``games`` command."""
     p = sub.add_parser("games", help="list the games with their player counts and house rules")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")

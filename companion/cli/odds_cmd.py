@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from companion.advisor.odds import bid_odds, parse_bid, parse_dice
 from companion.cli.common import print_json
-from companion.games.scallywagger_bids import bid_words
+from companion.games.scallywagger.bids import bid_words
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``odds`` command."""
     p = sub.add_parser(
         "odds",
@@ -21,6 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--own", default="", metavar="FACES", help="your own dice, e.g. 4,4,2,6,1 (default: none known)")
     p.add_argument("--wild-ones", action="store_true", help="1s count for every face except in a bid on 1s")
     p.add_argument("--json", action="store_true", help="print JSON")
+    # "--bid -1x2" is a (bad) bid, not an unknown option: let values that start "-<digit>"
+    # through to parse_bid, which says what is wrong with them.
+    p._negative_number_matcher = re.compile(r"^-\.?\d")
     p.set_defaults(func=run)
 
 

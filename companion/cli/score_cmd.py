@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import argparse
 
-from companion.cli.common import parse_rules, print_json
-from companion.games.base import ConfigError, IllegalAction
+from companion.cli.common import print_json
+from companion.cli.sheet_args import add_sheet_arguments, load_sheet, parse_dice, parse_used
+from companion.games.base import ConfigError
 from companion.games.scoresheet.dice import show
 from companion.games.scoresheet.options import Option, options
-from companion.games.scoresheet.presets import PRESETS, sheet as build_sheet
-from companion.games.scoresheet.sheet import Column, Sheet
-
-ALIASES = {"swash": "swashbuckle", "yacht-dice": "yacht"}
+from companion.games.scoresheet.presets import PRESETS
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``score`` command."""
     p = sub.add_parser(
         "score",
@@ -30,46 +28,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def parse_dice(words: list[str], cursed: bool) -> tuple[int, ...]:
-    want = 4 if cursed else 5
-    values = []
-    for w in words:
-        try:
-            v = int(w)
-        except ValueError:
-            raise IllegalAction(f"a die shows 1 to 6, not {w!r}") from None
-        if not 1 <= v <= 6:
-            raise IllegalAction(f"a die shows 1 to 6, not {v}")
-        values.append(v)
-    if len(values) != want:
-        raise IllegalAction(f"give {want} dice{' (cursed turn)' if cursed else ''}, not {len(values)}")
-    return tuple(values)
-
-
-def parse_used(sheet: Sheet, text: str) -> Column:
-    column = Column.empty(sheet)
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        name, sep, points = item.partition("=")
-        box = sheet.find(name)
-        if box is None:
-            raise ConfigError(f"{sheet.title} has no box called {name!r} (boxes: {', '.join(sheet.keys)})")
-        index = sheet.index(box.key)
-        if column.scores[index] is not None:
-            raise ConfigError(f"{box.label} is listed twice in --used")
-        if sep:
-            try:
-                value = int(points)
-            except ValueError:
-                raise ConfigError(f"--used {item}: points must be a whole number") from None
-            if value < 0:
-                raise ConfigError(f"--used {item}: points cannot be negative")
-        else:
-            value = box.max_points()
-        column = column.fill(index, value)
-    return column
-
-
-
 def _line(option: Option, zero_word: str) -> str:
     if option.how == "extra_roll":
         points = "roll again (17.5 on average)"
@@ -78,32 +36,6 @@ def _line(option: Option, zero_word: str) -> str:
     note = {"zero": f"  {zero_word}", "joker": "  joker", "max_potential": "  max potential"}.get(option.how, "")
     bonus = f"  +{option.bonus} bonus" if option.bonus else ""
     return f"  {option.label:<18}{points}{note}{bonus}"
-
-
-def add_sheet_arguments(p: argparse.ArgumentParser) -> None:
-    """The ``--used`` and ``--rule`` options every score-sheet command takes."""
-    p.add_argument("--used", default="", metavar="BOX[=POINTS],...",
-                   help="boxes already filled: BOX counts as scored in full, BOX=0 as a zero, BOX=POINTS with those points")
-    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
-                   help="a sheet setting, e.g. joker=free (see `purser games --rules`)")
-
-
-def load_sheet(preset: str, rule_items: list[str]) -> tuple[str, Sheet]:
-    """The preset's canonical name and its sheet with ``--rule`` settings applied.
-
-    Raises:
-        ConfigError: no such sheet, or a setting it does not have.
-    """
-    name = ALIASES.get(preset.strip().lower(), preset.strip().lower())
-    if name not in PRESETS:
-        raise ConfigError(f"there is no score sheet called {preset!r} (sheets: {', '.join(PRESETS)})")
-    rules = parse_rules(rule_items)
-    known = {r.key for r in PRESETS[name].rules}
-    for key in rules:
-        if key not in known:
-            raise ConfigError(f"{PRESETS[name].title} has no sheet setting {key!r} "
-                              f"(settings: {', '.join(sorted(known)) or 'none'})")
-    return name, build_sheet(name, rules)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
             "preset": name,
             "dice": list(dice),
             "cursed": args.cursed,
-            "used": {k: v for k, v in zip(sheet.keys, column.scores) if v is not None},
+            "used": {k: v for k, v in zip(sheet.keys, column.scores, strict=True) if v is not None},
             "options": [o.to_json() for o in found],
         })
         return 0

@@ -19,6 +19,7 @@ from companion.games.base import (
     Summary,
     event,
     resolve_config,
+    shown,
 )
 
 #: Command-line name -> (module, attribute or "" for the module itself, aliases).
@@ -45,7 +46,7 @@ def _canonical(name: str) -> str:
         if key in aliases:
             return canonical
     known = ", ".join(sorted(_REGISTRY))
-    raise UnknownGame(f"Purser does not know a game called {name!r} (games: {known})")
+    raise UnknownGame(f"Purser does not know a game called {shown(name)} (games: {known})")
 
 
 def find_game(name: str) -> Game:
@@ -56,7 +57,8 @@ def find_game(name: str) -> Game:
     """
     module_name, attribute, _ = _REGISTRY[_canonical(name)]
     module = importlib.import_module(module_name)
-    return getattr(module, attribute) if attribute else module  # type: ignore[return-value]
+    found: Game = getattr(module, attribute) if attribute else module
+    return found
 
 
 def list_games() -> list[Game]:

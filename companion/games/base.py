@@ -13,6 +13,16 @@ A game is an object (usually a module) with:
 States are immutable (frozen dataclasses of tuples); actions and events are plain
 JSON-ready dicts. ``apply`` raises :class:`IllegalAction` for anything the rules forbid,
 with a message a player understands, and the state it was given is untouched.
+
+Hidden information (a hand, a concealed card, a deck list) lives only in the state.
+``summary``, ``legal_actions`` and the events ``apply`` returns are *public*: the whole
+table may see them, so they carry counts, never a concealed card. A game that keeps
+something from part of the table adds two optional hooks (see :mod:`.views`):
+
+- ``private_view(state, player) -> PrivateView``: what only ``player`` may see (their own
+  concealed cards, and the actions that name them);
+- ``public_action(action) -> dict``: the journal entry as the table may see it (an
+  action naming a concealed card, such as the card drawn, with that name taken out).
 """
 
 from __future__ import annotations
@@ -28,16 +38,42 @@ Action = Mapping[str, Any]
 Event = dict[str, Any]
 
 
+#: The longest refusal message (characters); anything longer is cut, so a refusal never
+#: echoes a huge input back in full.
+MESSAGE_LIMIT = 600
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """``value`` (something a player typed) quoted for a message, cut short when long:
+    ``'QH'``, ``'xxxx…' (100000 characters)``."""
+    if isinstance(value, str) and len(value) > limit:
+        quoted = repr(value[:limit])
+        return f"{quoted[:-1]}…{quoted[-1]} ({len(value)} characters)"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _clipped(message: object) -> str:
+    text = str(message)
+    return text if len(text) <= MESSAGE_LIMIT else text[: MESSAGE_LIMIT - 1] + "…"
+
+
 class IllegalAction(PurserError, ValueError):
     """An action the rules do not allow now; the message says why in table language."""
 
     exit_code = ExitCode.ILLEGAL
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(_clipped(message))
 
 
 class ConfigError(PurserError, ValueError):
     """A house-rule setting that does not exist or has a value it cannot take."""
 
     exit_code = ExitCode.USAGE
+
+    def __init__(self, message: object = "") -> None:
+        super().__init__(_clipped(message))
 
 
 @dataclass(frozen=True)
@@ -75,16 +111,14 @@ class Rule:
             else:
                 parsed = str(value)
         except (TypeError, ValueError):
-            raise ConfigError(
-                f"house rule {self.key!r} needs {_kind_words(kind)}, not {value!r}"
-            ) from None
+            raise ConfigError(f"house rule {shown(self.key)} needs {_kind_words(kind)}, not {shown(value)}") from None
         if self.choices is not None and parsed not in self.choices:
             options = ", ".join(str(c) for c in self.choices)
-            raise ConfigError(f"house rule {self.key!r} must be one of: {options} (got {value!r})")
+            raise ConfigError(f"house rule {shown(self.key)} must be one of: {options} (got {shown(value)})")
         if self.minimum is not None and parsed < self.minimum:
-            raise ConfigError(f"house rule {self.key!r} must be at least {self.minimum} (got {value!r})")
+            raise ConfigError(f"house rule {shown(self.key)} must be at least {self.minimum} (got {shown(value)})")
         if self.maximum is not None and parsed > self.maximum:
-            raise ConfigError(f"house rule {self.key!r} must be at most {self.maximum} (got {value!r})")
+            raise ConfigError(f"house rule {shown(self.key)} must be at most {self.maximum} (got {shown(value)})")
         return parsed
 
     def describe(self) -> str:
@@ -129,16 +163,41 @@ def resolve_config(rules: Sequence[Rule], overrides: Mapping[str, Any] | None = 
         rule = by_key.get(key)
         if rule is None:
             known = ", ".join(sorted(by_key)) or "none"
-            raise ConfigError(f"there is no house rule called {key!r} (known: {known})")
+            raise ConfigError(f"there is no house rule called {shown(key)} (known: {known})")
         config[key] = rule.parse(value)
     return config
+
+
+@dataclass(frozen=True)
+class PrivateView:
+    """What one player may see and the rest of the table may not.
+
+    ``concealed``: the names of their own concealed cards; ``actions``: actions open to
+    them that name those cards (the public ``legal_actions`` list the same moves without
+    the names); ``detail``: game-specific, JSON-ready facts.
+    """
+
+    player: str
+    concealed: tuple[str, ...] = ()
+    actions: tuple[dict[str, Any], ...] = ()
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for JSON output (for that player's eyes only)."""
+        return {
+            "player": self.player,
+            "concealed": list(self.concealed),
+            "actions": [dict(a) for a in self.actions],
+            "detail": self.detail,
+        }
 
 
 @dataclass(frozen=True)
 class Summary:
     """What the table needs to see now.
 
-    ``scores`` maps each player to their score; ``to_act`` names whoever the game waits
+    ``scores`` maps each player to their score (and a seat the game plays itself, such as 7
+    Seize's 2-player Interloper, which can win); ``to_act`` names whoever the game waits
     on (empty when over); ``prompt`` says in words what must happen next; ``detail`` holds
     game-specific, JSON-ready facts for screens (stashes, sheets, ...).
     """
@@ -227,13 +286,13 @@ def get_field(action: Action, name: str, kind: type | tuple[type, ...], *, optio
     if name not in action or action[name] is None:
         if optional:
             return None
-        raise IllegalAction(f'the {action.get("type", "action")!r} action needs "{name}"')
+        raise IllegalAction(f'the {shown(action.get("type", "action"))} action needs "{name}"')
     value = action[name]
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool) and bool not in kinds:
-        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {json.dumps(value)}')
+        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {shown(json.dumps(value))}')
     if not isinstance(value, kinds):
-        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {json.dumps(value)}')
+        raise IllegalAction(f'"{name}" must be {_kind_words(kinds[0])}, not {shown(json.dumps(value))}')
     return value
 
 
@@ -247,4 +306,4 @@ def get_player(action: Action, players: Sequence[str], name: str = "player") -> 
     for p in players:
         if p.casefold() == value.strip().casefold():
             return p
-    raise IllegalAction(f"nobody called {value!r} is playing (players: {', '.join(players)})")
+    raise IllegalAction(f"nobody called {shown(value)} is playing (players: {', '.join(players)})")

@@ -16,8 +16,13 @@ How Purser reads the rulebook (the card faces are not described in it):
   drawing. If that was their last card, the next player with cards starts the new pile
   (and draws, like any player who starts a pile under rule 1).
 - Rule 6: a player who cannot (or will not) play takes a penalty card; their turn ends.
-- Rule 7: a player whose hand is empty is out of the round, in the next finishing place;
-  the round ends when one player still has cards (they finish last).
+- Rule 7: "the player who lays down their cards first and reaches the total of 7 with
+  their last card wins the round". With ``finish_on=seven`` (the literal reading, the
+  default) a hand only runs out that way: a player who starts a new pile after a Seven
+  with their last card (rule 5, no draw) has not made 7 with it, so draws one card and
+  plays on. With ``finish_on=empty_hand`` any empty hand finishes. Either way a finished
+  player takes the next finishing place, and the round ends when one player still has
+  cards (they finish last). A hand that empties when nothing is left to draw finishes too.
 - Chips: first place gets as many chips as there are players, each later place one fewer.
   2-4 players: the game ends after ``rounds`` rounds. 5-7 players: it ends when the
   ``chips`` are all handed out; in the last round they go in finishing order until none
@@ -46,6 +51,7 @@ from companion.games.base import (
     event,
     get_field,
     get_player,
+    shown,
 )
 
 NAME = "seven"
@@ -60,6 +66,14 @@ RULES: tuple[Rule, ...] = (
     Rule("highest_card", 7, "the highest number printed on a card (cards run from 1)", minimum=1, maximum=7),
     Rule("rounds", 7, "rounds played with 2-4 players", minimum=1, maximum=99),
     Rule("chips", 80, "victory chips in the box; with 5-7 players the game ends when they run out", minimum=1),
+    Rule(
+        "finish_on",
+        "seven",
+        "how a player runs out of cards (rule 7): only by reaching 7 with their last card, so one who "
+        "starts a new pile with their last card draws and plays on (seven); or whenever the hand is empty "
+        "(empty_hand)",
+        choices=("seven", "empty_hand"),
+    ),
     Rule(
         "next_round_starter",
         "next_seat",
@@ -95,6 +109,7 @@ class SevenState:
     chip_pool: int
     next_round_starter: str
     seed: int
+    finish_on: str
     round: int
     round_starter: int
     turn: int
@@ -137,6 +152,7 @@ def initial_state(config: Mapping[str, Any], players: Sequence[str], seed: int) 
         chip_pool=int(config.get("chips", 80)),
         next_round_starter=str(config.get("next_round_starter", "next_seat")),
         seed=seed,
+        finish_on=str(config.get("finish_on", "seven")),
         round=0,
         round_starter=0,
         turn=0,
@@ -183,7 +199,9 @@ def _play_total(state: SevenState, action: Mapping[str, Any]) -> tuple[int, int 
     total = get_field(action, "total", int, optional=True)
     on = get_field(action, "on", str, optional=True)
     if card is None and total is None:
-        raise IllegalAction('a play needs the "card" laid (with "on": "hole" or "number") or the "total" the pile shows')
+        raise IllegalAction(
+            'a play needs the "card" laid (with "on": "hole" or "number") or the "total" the pile shows'
+        )
     if card is not None and not 1 <= card <= state.highest_card:
         raise IllegalAction(f"cards are numbered 1 to {state.highest_card}; there is no {card}")
     if card is None:
@@ -202,7 +220,7 @@ def _play_total(state: SevenState, action: Mapping[str, Any]) -> tuple[int, int 
             raise IllegalAction('the number beneath is not known; give the "total" the pile now shows instead')
         made = card + state.top
     else:
-        raise IllegalAction(f'"on" must be "hole" or "number", not {on!r}')
+        raise IllegalAction(f'"on" must be "hole" or "number", not {shown(on)}')
     if total is not None and total != made:
         raise IllegalAction(f"laying that card makes {made}, not {total}")
     return made, card
@@ -251,7 +269,7 @@ def apply(state: SevenState, action: Mapping[str, Any]) -> tuple[SevenState, lis
         events = [event("penalty", f"{player} cannot play and takes a penalty card.", player=player)]
         state = _draw(state, seat, events)
         return _advance(state, seat, events)
-    raise IllegalAction(f"{TITLE} has no {kind!r} action (it has play and penalty)")
+    raise IllegalAction(f"{TITLE} has no {shown(kind)} action (it has play and penalty)")
 
 
 def _play(state: SevenState, seat: int, action: Mapping[str, Any]) -> tuple[SevenState, list[Event]]:
@@ -281,6 +299,16 @@ def _play(state: SevenState, seat: int, action: Mapping[str, Any]) -> tuple[Seve
         return _advance(state, seat, events)
     if not starting_without_draw:
         state = _draw(state, seat, events)
+    elif state.hands[seat] == 0 and state.finish_on == "seven":
+        events.append(
+            event(
+                "no_seven",
+                f"{player} laid their last card without making {TARGET}: a round is won only by reaching "
+                f"{TARGET} with the last card, so {player} draws a card and plays on.",
+                player=player,
+            )
+        )
+        state = _draw(state, seat, events)
     return _advance(state, seat, events)
 
 
@@ -288,8 +316,11 @@ def _draw(state: SevenState, seat: int, events: list[Event]) -> SevenState:
     """One card from the draw pile to ``seat``, reshuffling set-aside cards when it is empty."""
     if state.draw_pile == 0 and state.set_aside > 0:
         events.append(
-            event("reshuffle", f"The draw pile is empty: shuffle the {state.set_aside} set-aside cards into a new one.",
-                  cards=state.set_aside)
+            event(
+                "reshuffle",
+                f"The draw pile is empty: shuffle the {state.set_aside} set-aside cards into a new one.",
+                cards=state.set_aside,
+            )
         )
         state = replace(state, draw_pile=state.set_aside, set_aside=0)
     if state.draw_pile == 0:
@@ -309,8 +340,12 @@ def _advance(state: SevenState, seat: int, events: list[Event]) -> tuple[SevenSt
             finishing.append(i)
             place = len(finishing)
             events.append(
-                event("finished", f"{state.players[i]} has no cards left and finishes {_ordinal(place)}.",
-                      player=state.players[i], place=place)
+                event(
+                    "finished",
+                    f"{state.players[i]} has no cards left and finishes {_ordinal(place)}.",
+                    player=state.players[i],
+                    place=place,
+                )
             )
     state = replace(state, finishing=tuple(finishing))
     remaining = state.in_play
@@ -337,26 +372,39 @@ def _end_round(state: SevenState, events: list[Event]) -> tuple[SevenState, list
         chips[seat] += award
         if award:
             events.append(
-                event("chips", f"{state.players[seat]} ({_ordinal(place + 1)}) receives {award} chip{'s' * (award != 1)}.",
-                      player=state.players[seat], chips=award)
+                event(
+                    "chips",
+                    f"{state.players[seat]} ({_ordinal(place + 1)}) receives {award} chip{'s' * (award != 1)}.",
+                    player=state.players[seat],
+                    chips=award,
+                )
             )
-    results = state.round_results + (tuple(order),)
+    results = (*state.round_results, tuple(order))
     state = replace(state, chips=tuple(chips), chips_left=left if limited else state.chips_left, round_results=results)
     over = (left == 0) if limited else (state.round >= state.rounds)
     if over:
         best = max(chips)
         winners = [state.players[i] for i, c in enumerate(chips) if c == best]
-        events.append(event("game_over", f"Game over: {' and '.join(winners)} win{'s' * (len(winners) == 1)} with {best} chips.",
-                            winners=winners))
+        events.append(
+            event(
+                "game_over",
+                f"Game over: {' and '.join(winners)} win{'s' * (len(winners) == 1)} with {best} chips.",
+                winners=winners,
+            )
+        )
         return replace(state, over=True, turn=0), events
     starter = {
         "round_winner": order[0],
         "last_place": order[-1],
     }.get(state.next_round_starter, (state.round_starter + 1) % n)
     events.append(
-        event("round", f"Round {state.round + 1}: deal {state.hand_size} card{'s' * (state.hand_size != 1)} each; "
-                    f"{state.players[starter]} starts.",
-              round=state.round + 1, starter=state.players[starter])
+        event(
+            "round",
+            f"Round {state.round + 1}: deal {state.hand_size} card{'s' * (state.hand_size != 1)} each; "
+            f"{state.players[starter]} starts.",
+            round=state.round + 1,
+            starter=state.players[starter],
+        )
     )
     return _deal(state, state.round + 1, starter), events
 
@@ -370,12 +418,12 @@ def _ordinal(n: int) -> str:
 
 def summary(state: SevenState) -> Summary:
     """Chips so far, who plays next and what they may do."""
-    scores = {p: float(c) for p, c in zip(state.players, state.chips)}
+    scores = {p: float(c) for p, c in zip(state.players, state.chips, strict=False)}
     detail = {
         "round": state.round,
         "total": state.total,
         "top": state.top,
-        "hands": dict(zip(state.players, state.hands)),
+        "hands": dict(zip(state.players, state.hands, strict=False)),
         "draw_pile": state.draw_pile,
         "pile": state.pile,
         "set_aside": state.set_aside,
@@ -385,7 +433,7 @@ def summary(state: SevenState) -> Summary:
     }
     if state.over:
         best = max(state.chips)
-        winners = tuple(p for p, c in zip(state.players, state.chips) if c == best)
+        winners = tuple(p for p, c in zip(state.players, state.chips, strict=False) if c == best)
         return Summary(scores, (), f"Game over: {' and '.join(winners)} won with {best} chips.", True, winners, detail)
     player = state.players[state.turn]
     if state.pile == 0:

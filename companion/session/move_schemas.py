@@ -139,7 +139,7 @@ SEVEN_SEIZE: dict[str, Schema] = {
     "strumpet": {"choice": TEXT, "victim": NAME},
     "pick": {"for": NAME, "pieces": _int(0, 1000), "stash": TEXT},
     "weigh": {"grams": GRAMS, "uncertainty_g": {"type": ["number", "null"], "minimum": 0, "maximum": 1e6},
-              "pips": _int(0, 100000), "weighing": MEASUREMENT, "from": FROM, "channel": CHANNEL},
+              "pips": _int(0, 100000), "weighing": MEASUREMENT, "from": FROM, "channel": CHANNEL, "confirm": BOOL},
 }
 
 _KEEP: Schema = {"type": ["array", "null"], "items": {"type": "integer", "minimum": 1, "maximum": 6}, "maxItems": 10}

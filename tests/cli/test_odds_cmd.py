@@ -15,7 +15,9 @@ def test_odds_prints_both_probabilities(purser):
 
 
 def test_odds_json_with_wild_ones(purser):
-    data = json.loads(purser.run("odds", "--dice", "20", "--bid", "5x4", "--own", "4,4,2,6,1", "--wild-ones", "--json").stdout)
+    data = json.loads(
+        purser.run("odds", "--dice", "20", "--bid", "5x4", "--own", "4,4,2,6,1", "--wild-ones", "--json").stdout
+    )
     assert data["wild_ones"] is True and data["own_count"] == 3 and data["need"] == 2
     # two of fifteen unseen dice count, each with chance 1/3: C(15,2) 2^13 / 3^15
     assert data["exact_fraction"] == "286720/4782969"
@@ -39,3 +41,10 @@ def test_odds_without_own_dice(purser):
 def test_bad_questions_get_a_clear_error(purser, args, message):
     result = purser.run("odds", *args, expect=2)
     assert message in result.stderr and result.stdout == ""
+
+
+@pytest.mark.parametrize("bid, message", [("-1x2", "at least one die, not -1"), ("-3x7", "there is no 7")])
+def test_a_negative_bid_is_a_bad_bid_not_an_unknown_option(purser, bid, message):
+    result = purser.run("odds", "--dice", "5", "--bid", bid, expect=2)
+    assert message in result.stderr and "expected one argument" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
 from companion.games import ConfigError, IllegalAction, find_game, resolve_config
 from companion.games import scallywagger as sw
-from companion.games.scallywagger_cards import find_card
+from companion.games.scallywagger.bids import bid_words
+from companion.games.scallywagger.cards import find_card
+from companion.games.scallywagger.state import Held, next_alive, set_pile, usable
 
 FOUR = ("Ana", "Ben", "Cy", "Dee")
 
@@ -42,15 +45,16 @@ def give(state, player, card, drawn=0, used=0):
     """Put a card in front of a player (as if drawn in turn ``drawn``)."""
     seat = state.players.index(player)
     hands = list(state.hands)
-    hands[seat] = hands[seat] + (sw.Held(find_card(state.catalogue, card), drawn, used),)
+    hands[seat] = hands[seat] + (Held(find_card(state.catalogue, card), drawn, used),)
     return replace(state, hands=tuple(hands))
 
 
 def crew(state):
-    return dict(zip(state.players, state.crew))
+    return dict(zip(state.players, state.crew, strict=False))
 
 
 # -- set-up -----------------------------------------------------------------------------------
+
 
 def test_registered_with_aliases():
     assert find_game("scallywagger") is sw and find_game("Scally") is sw and find_game("liars-dice") is sw
@@ -119,6 +123,7 @@ def test_bad_house_rules_are_refused(rules, message):
 
 # -- bidding ---------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "rules, bids, last, allowed",
     [
@@ -134,7 +139,7 @@ def test_bad_house_rules_are_refused(rules, message):
         ({"ones_bids": "never"}, [], (2, 1), False),
         ({"ones_bids": "aces", "wild_ones": True}, [(5, 4)], (3, 1), True),
         ({"ones_bids": "aces", "wild_ones": True}, [(5, 4)], (2, 1), False),
-        ({}, [], (21, 6), False),       # 20 dice on the table
+        ({}, [], (21, 6), False),  # 20 dice on the table
         ({}, [(19, 6)], (20, 2), True),
     ],
 )
@@ -149,7 +154,7 @@ def test_bidding_legality_through_the_engine(rules, bids, last, allowed):
     if allowed:
         s2, events = act(s, **bid(player, *last))
         assert s2.bid.quantity == last[0] and s2.bid.face == last[1]
-        assert events[0]["text"] == f"{player} bids {sw.bid_words(*last)}."
+        assert events[0]["text"] == f"{player} bids {bid_words(*last)}."
     else:
         with pytest.raises(IllegalAction):
             act(s, **bid(player, *last))
@@ -191,12 +196,13 @@ def test_malformed_or_untimely_actions_are_refused(action, message):
 
 # -- calling out the Scallywagger ------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "bid_q, count, wild, loser, drawer, outcome",
     [
-        (5, 5, False, "Ben", "Ana", "bid_confirmed"),   # exactly enough: the bid stands
+        (5, 5, False, "Ben", "Ana", "bid_confirmed"),  # exactly enough: the bid stands
         (5, 9, False, "Ben", "Ana", "bid_confirmed"),
-        (5, 4, False, "Ana", "Ben", "bid_false"),       # one short: the bidder lied
+        (5, 4, False, "Ana", "Ben", "bid_false"),  # one short: the bidder lied
         (5, 0, False, "Ana", "Ben", "bid_false"),
     ],
 )
@@ -218,7 +224,7 @@ def test_call_outcomes(bid_q, count, wild, loser, drawer, outcome):
         # five 4s called; twenty dice revealed
         ([4] * 5 + [2] * 15, False, True),
         ([4] * 4 + [1] * 1 + [2] * 15, False, False),
-        ([4] * 4 + [1] * 1 + [2] * 15, True, True),    # the 1 is wild
+        ([4] * 4 + [1] * 1 + [2] * 15, True, True),  # the 1 is wild
         ([4] * 3 + [3] * 17, True, False),
     ],
 )
@@ -230,12 +236,14 @@ def test_wild_ones_count_at_the_reveal(dice, wild, stands):
 
 def test_a_bid_on_ones_counts_only_ones_even_when_wild():
     s = new(wild_ones=True)
-    s, events = run(s, bid("Ana", 3, 1), {"type": "call", "player": "Ben"},
-                    {"type": "reveal", "dice": [1, 1, 2, 2, 2] + [6] * 15})
+    s, events = run(
+        s, bid("Ana", 3, 1), {"type": "call", "player": "Ben"}, {"type": "reveal", "dice": [1, 1, 2, 2, 2] + [6] * 15}
+    )
     assert "bid_false" in types(events) and crew(s)["Ana"] == 4
 
 
 # -- Parlay ---------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "count, right",
@@ -267,7 +275,7 @@ def test_the_parlay_winner_may_decline_the_draw():
     "parlay, action, accepted",
     [
         ("last_bid", {}, True),
-        ("last_bid", {"quantity": 3, "face": 5}, True),      # repeating the standing bid is fine
+        ("last_bid", {"quantity": 3, "face": 5}, True),  # repeating the standing bid is fine
         ("last_bid", {"quantity": 4, "face": 5}, False),
         ("any_bid", {"quantity": 7, "face": 2}, True),
         ("any_bid", {"quantity": 1, "face": 1}, True),
@@ -296,9 +304,20 @@ def test_any_bid_parlays_are_listed_for_every_quantity_and_face():
 
 # -- reveal from the camera -------------------------------------------------------------------------
 
+
 def detections(values, unsure=()):
-    return {"dice": [{"value": v, "box": [12.0 * i, 5.0, 10.0, 10.0], "confidence": 0.6 if i in unsure else 0.97,
-                      "unsure": i in unsure} for i, v in enumerate(values)], "unsure": len(unsure)}
+    return {
+        "dice": [
+            {
+                "value": v,
+                "box": [12.0 * i, 5.0, 10.0, 10.0],
+                "confidence": 0.6 if i in unsure else 0.97,
+                "unsure": i in unsure,
+            }
+            for i, v in enumerate(values)
+        ],
+        "unsure": len(unsure),
+    }
 
 
 def test_unsure_dice_are_confirmed_before_the_bid_is_settled():
@@ -340,6 +359,7 @@ def test_reveal_lists_the_camera_and_every_count():
 
 # -- elimination and the winner -------------------------------------------------------------------
 
+
 def test_a_captain_with_no_crewmates_is_out_and_skipped():
     s = new(crewmates=1, treasure_cards="", adventure_cards="")
     s, events = run(s, bid("Ana", 1, 6), {"type": "call", "player": "Ben"}, {"type": "reveal", "count": 0})
@@ -350,7 +370,9 @@ def test_a_captain_with_no_crewmates_is_out_and_skipped():
     assert s.players[s.actor] == "Ben", "Ana is out: the bidding skips her"
 
 
-@pytest.mark.parametrize("kind, count, winner", [("call", 0, "Ben"), ("call", 1, "Ana"), ("parlay", 1, "Ben"), ("parlay", 0, "Ana")])
+@pytest.mark.parametrize(
+    "kind, count, winner", [("call", 0, "Ben"), ("call", 1, "Ana"), ("parlay", 1, "Ben"), ("parlay", 0, "Ana")]
+)
 def test_the_last_captain_with_crewmates_wins(kind, count, winner):
     s = new(("Ana", "Ben"), crewmates=1)
     s, events = run(s, bid("Ana", 1, 6), {"type": kind, "player": "Ben"}, {"type": "reveal", "count": count})
@@ -375,6 +397,7 @@ def test_a_wrong_parlay_with_one_crewmate_leaves_none():
 
 
 # -- the Treasure Token ----------------------------------------------------------------------------
+
 
 def one_turn(s, opener, caller, count=0):
     """Opener bids one 6, the next calls; ``count`` 6s revealed; the drawer takes a Treasure card."""
@@ -411,16 +434,24 @@ def test_the_token_passes_on_from_a_holder_who_was_knocked_out():
 
 # -- card draws, discards and reshuffles -------------------------------------------------------------
 
+
 def test_drawn_treasure_is_face_up_and_adventure_concealed():
     s = new()
     s = one_turn(s, "Ana", "Ben", count=1)  # bid stands: Ana draws
     assert [sw.summary(s).detail["treasure"][p] for p in FOUR] == [["Treasure"], [], [], []]
-    s, events = run(s, bid("Ben", 1, 6), {"type": "call", "player": "Cy"}, {"type": "reveal", "count": 0},
-                    {"type": "draw", "player": "Cy", "deck": "adventure"})
-    drew = [e for e in events if e["type"] == "draw"][0]
-    assert drew["card"] == "Adventure" and "concealed" in drew["text"] and "Adventure card" in drew["text"]
+    s, events = run(
+        s,
+        bid("Ben", 1, 6),
+        {"type": "call", "player": "Cy"},
+        {"type": "reveal", "count": 0},
+        {"type": "draw", "player": "Cy", "deck": "adventure"},
+    )
+    drew = next(e for e in events if e["type"] == "draw")
+    assert "card" not in drew and "concealed" in drew["text"] and "Adventure card" in drew["text"]
     detail = sw.summary(s).detail
     assert detail["adventure_concealed"]["Cy"] == 1
+    assert sw.private_view(s, "Cy").concealed == ("Adventure",)
+    assert sw.private_view(s, "Ben").concealed == ()
     assert detail["decks"]["treasure"]["deck"] == 19 and detail["decks"]["adventure"]["deck"] == 19
 
 
@@ -429,7 +460,7 @@ def test_an_empty_deck_is_refilled_from_its_discard_pile(deck):
     s = new(treasure_cards="Gold:2", adventure_cards="Fog:2")
     pile = s.pile(deck)
     index = pile.deck[0]
-    s = sw.set_pile(s, deck, replace(pile, deck=(), discard=(index, index)))
+    s = set_pile(s, deck, replace(pile, deck=(), discard=(index, index)))
     s, _ = run(s, bid("Ana", 1, 6), {"type": "call", "player": "Ben"}, {"type": "reveal", "count": 1})
     s, events = act(s, type="draw", player="Ana", deck=deck)
     assert types(events)[:2] == ["reshuffle", "draw"]
@@ -443,7 +474,7 @@ def test_named_draws_track_a_real_deck():
         act(s, type="draw", player="Ana", deck="treasure", card="Parrot")
     with pytest.raises(IllegalAction, match='"deck" must be'):
         act(s, type="draw", player="Ana", deck="booty")
-    s, events = act(s, type="draw", player="Ana", deck="treasure", card="rum barrel")
+    s, _events = act(s, type="draw", player="Ana", deck="treasure", card="rum barrel")
     assert sw.summary(s).detail["treasure"]["Ana"] == ["Rum Barrel"]
     assert sorted(s.catalogue[i].name for i in s.treasure.deck) == ["Gold", "Rum Barrel"]
 
@@ -465,7 +496,7 @@ def test_cards_are_conserved():
         s, _ = act(s, type="draw", player=s.players[s.actor], deck="adventure" if turn % 3 else "treasure")
         while s.phase == "treasure":
             seat = s.actor
-            if sw.usable(s, seat, "use"):
+            if usable(s, seat, "use"):
                 s, _ = act(s, type="use", player=s.players[seat], card="Gold")
             else:
                 s, _ = act(s, type="pass", player=s.players[seat])
@@ -477,7 +508,7 @@ def test_cards_are_conserved():
 
 CARDS = {
     "treasure_cards": "Rum Barrel:3:self+1,Cutlass:2:target-1,Broadside:1:others-1,Spyglass:2:none:lasting,"
-                      "Compass:2:self+1:lasting,Powder:2:target-1:anytime,Map:2",
+    "Compass:2:self+1:lasting,Powder:2:target-1:anytime,Map:2",
     "adventure_cards": "Kraken:2:others-1,Mutiny:2:self-1,Fog:2",
 }
 
@@ -489,7 +520,7 @@ def cards_game(**rules):
 def to_next_turn(s):
     """Resolve the current turn: the opener bids one 6, the next Captain calls and loses one
     crewmate, the opener draws a Fog (an Adventure card, so nobody gains Treasure priority)."""
-    opener, caller = s.players[s.actor], s.players[sw.next_alive(s, s.actor)]
+    opener, caller = s.players[s.actor], s.players[next_alive(s, s.actor)]
     s, _ = run(s, bid(opener, 1, 6), {"type": "call", "player": caller}, {"type": "reveal", "count": 1})
     s, _ = act(s, type="draw", player=opener, deck="adventure", card="Fog")
     return s
@@ -549,7 +580,9 @@ def test_lasting_cards_stay_and_work_once_a_turn():
     s = to_next_turn(give(give(cards_game(), "Ben", "Compass"), "Ben", "Spyglass"))
     legal = sw.legal_actions(s)
     assert {"type": "use", "player": "Ben", "card": "Compass"} in legal
-    assert {"type": "use", "player": "Ben", "card": "Spyglass"} not in legal, "an effect-less lasting card is only tracked"
+    assert {"type": "use", "player": "Ben", "card": "Spyglass"} not in legal, (
+        "an effect-less lasting card is only tracked"
+    )
     s, _ = act(s, type="use", player="Ben", card="Compass")
     assert crew(s)["Ben"] == 5 and sw.summary(s).detail["treasure"]["Ben"] == ["Compass", "Spyglass"]
     assert s.phase == "bidding"
@@ -578,24 +611,34 @@ def test_max_crewmates_caps_gains():
 
 # -- Adventure cards --------------------------------------------------------------------------------------
 
+
 def test_adventure_cards_are_played_in_the_next_bidding_round_then_discarded():
     s = cards_game()
     s, _ = run(s, bid("Ana", 1, 6), {"type": "call", "player": "Ben"}, {"type": "reveal", "count": 0})
     s, _ = act(s, type="draw", player="Ben", deck="adventure", card="Kraken")
     # turn 2, Ben opens; the Kraken may be revealed at any moment of this bidding round
     assert s.phase == "bidding" and s.turn == 2
-    assert {"type": "adventure", "player": "Ben", "card": "Kraken"} in sw.legal_actions(s)
+    assert {"type": "adventure", "player": "Ben"} in sw.legal_actions(s)
+    assert "Kraken" not in json.dumps(sw.legal_actions(s)), "the table's buttons never name a concealed card"
+    assert {"type": "adventure", "player": "Ben", "card": "Kraken"} in sw.private_view(s, "Ben").actions
     s, _ = act(s, **bid("Ben", 2, 2))
-    s, events = act(s, type="adventure", player="Ben", card="Kraken")
+    s, events = act(s, type="adventure", player="Ben")
+    assert events[0]["card"] == "Kraken", "once shown, the card is public"
     assert crew(s) == {"Ana": 3, "Ben": 5, "Cy": 4, "Dee": 4}
     assert s.players[s.actor] == "Cy", "revealing a card does not take a turn"
     assert sw.summary(s).detail["adventure_revealed"]["Ben"] == ["Kraken"]
     with pytest.raises(IllegalAction, match="cannot use Kraken now"):
         act(s, type="adventure", player="Ben", card="Kraken")
-    s, events = run(s, {"type": "call", "player": "Cy"}, {"type": "reveal", "count": 2},
-                    {"type": "draw", "player": "Ben", "deck": "treasure", "card": "Map"})
+    s, events = run(
+        s,
+        {"type": "call", "player": "Cy"},
+        {"type": "reveal", "count": 2},
+        {"type": "draw", "player": "Ben", "deck": "treasure", "card": "Map"},
+    )
     assert "adventure_discard" in types(events)
-    assert s.catalogue[s.adventure.discard[-1]].name == "Kraken" and s.hands[1] == (sw.Held(find_card(s.catalogue, "Map"), 2),)
+    assert s.catalogue[s.adventure.discard[-1]].name == "Kraken" and s.hands[1] == (
+        Held(find_card(s.catalogue, "Map"), 2),
+    )
 
 
 def test_an_unused_adventure_card_is_discarded_at_the_end_of_its_turn():
@@ -629,13 +672,14 @@ def test_a_self_inflicted_knock_out_passes_the_turn_on():
 
 # -- summary and legal actions ------------------------------------------------------------------------------
 
+
 def test_summary_prompts_follow_the_turn():
     s = new()
     assert sw.summary(s).prompt == "Ana opens the bidding (20 dice on the table)."
     s, _ = act(s, **bid("Ana", 3, 4))
     summary = sw.summary(s)
     assert summary.to_act == ("Ben",) and "raise Ana's three 4s" in summary.prompt
-    assert summary.scores == {p: 5.0 for p in FOUR}
+    assert summary.scores == dict.fromkeys(FOUR, 5.0)
     assert summary.detail["bid"] == {"player": "Ana", "quantity": 3, "face": 4}
     s, _ = act(s, type="call", player="Ben")
     assert "count the 4s" in sw.summary(s).prompt and sw.summary(s).to_act == FOUR
@@ -664,3 +708,50 @@ def test_every_listed_action_is_accepted():
     s = to_next_turn(give(s, "Dee", "Powder"))
     _walk(s, 7, seen)
     assert {"use", "pass", "bid", "call", "parlay", "reveal", "draw", "adventure"} <= seen
+
+
+# -- hidden information ---------------------------------------------------------------------------------------
+
+
+def test_a_concealed_adventure_card_is_named_nowhere_the_table_sees():
+    s = cards_game()
+    s, _ = run(s, bid("Ana", 1, 6), {"type": "call", "player": "Ben"}, {"type": "reveal", "count": 0})
+    draw_action = {"type": "draw", "player": "Ben", "deck": "adventure", "card": "Mutiny"}
+    s, events = act(s, **draw_action)
+    public = json.dumps([sw.summary(s).to_json(), sw.legal_actions(s), events, sw.public_action(draw_action)])
+    assert "Mutiny" not in public
+    assert sw.public_action({"type": "draw", "player": "Ben", "deck": "treasure", "card": "Map"})["card"] == "Map"
+    assert sw.private_view(s, "Ben").concealed == ("Mutiny",)
+
+
+def test_revealing_without_naming_the_card_needs_it_named_when_two_differ():
+    s = give(give(cards_game(), "Cy", "Fog", drawn=0), "Cy", "Mutiny", drawn=0)
+    assert s.phase == "bidding"
+    with pytest.raises(IllegalAction, match='holds 2 concealed Adventure cards: add the "card"'):
+        act(s, type="adventure", player="Cy")
+    s, events = act(s, type="adventure", player="Cy", card="Fog")
+    assert events[0]["card"] == "Fog"
+    s, events = act(s, type="adventure", player="Cy")
+    assert events[0]["card"] == "Mutiny"
+
+
+def test_a_target_offered_to_an_adventure_card_that_names_nobody_is_refused():
+    s = give(new(treasure_cards="Map:2", adventure_cards="Fog:2,Boarding:2:target-1"), "Cy", "Fog", drawn=0)
+    s = give(s, "Dee", "Boarding", drawn=0)
+    offered = [a for a in sw.legal_actions(s) if a["type"] == "adventure"]
+    assert offered == [{"type": "adventure", "player": "Cy"}, {"type": "adventure", "player": "Dee"}], (
+        "the same button whatever the card: no target, so nothing tells the cards apart"
+    )
+    with pytest.raises(IllegalAction, match="Fog does not name a Captain"):
+        act(s, type="adventure", player="Cy", target="Ana")
+    s, events = act(s, type="adventure", player="Dee")  # shows the Boarding: it names a Captain
+    assert events[0]["type"] == "adventure_shown" and "names the Captain it aims at" in events[0]["text"]
+    assert sw.legal_actions(s) == [{"type": "adventure", "player": "Dee", "target": t} for t in ("Ana", "Ben", "Cy")]
+    assert sw.summary(s).prompt == "Dee: name the Captain your Boarding aims at." and sw.summary(s).to_act == ("Dee",)
+    with pytest.raises(IllegalAction, match="first, Dee names the Captain Boarding aims at"):
+        act(s, **bid("Ana", 1, 6))
+    s, events = act(s, type="adventure", player="Dee", target="Ana")
+    assert crew(s)["Ana"] == 4 and events[0]["card"] == "Boarding" and s.revealing is None
+    s = give(s, "Dee", "Boarding", drawn=0)
+    s, events = act(s, type="adventure", player="Dee", card="Boarding", target="Ben")  # in one go
+    assert crew(s)["Ben"] == 4

@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from companion.games import ConfigError, IllegalAction
-from companion.games.scallywagger_cards import (
+from companion.games.scallywagger.cards import (
     CardDef,
     Pile,
     build_catalogue,
@@ -61,11 +61,11 @@ def test_bad_card_specs_say_what_is_wrong(spec, deck, message):
 @pytest.mark.parametrize(
     "treasure, adventure, sizes",
     [
-        ((), (), (0, 0)),                                  # no decks at all
-        (("",), ("",), (0, 0)),                            # `--rule treasure_cards=` (blank)
+        ((), (), (0, 0)),  # no decks at all
+        (("",), ("",), (0, 0)),  # `--rule treasure_cards=` (blank)
         (("Treasure:20",), ("Adventure:20",), (20, 20)),
         ("Rum:3:self+1,Spyglass:2", "Kraken:2:others-1", (5, 2)),  # one comma-separated string
-        (["Rum:3", "Gold:1"], [], (4, 0)),                 # a list, as stored in JSON
+        (["Rum:3", "Gold:1"], [], (4, 0)),  # a list, as stored in JSON
     ],
 )
 def test_catalogue_and_deck_sizes(treasure, adventure, sizes):
@@ -114,7 +114,7 @@ def test_empty_deck_reshuffles_its_discard_pile_at_the_next_draw():
     assert pile.discard == (0, 1, 2, 3) and not pile.empty
     pile2, card, reshuffled = draw(pile, "adventure", 5)
     assert reshuffled and pile2.shuffles == 2 and pile2.discard == ()
-    assert sorted(pile2.deck + (card,)) == [0, 1, 2, 3]
+    assert sorted((*pile2.deck, card)) == [0, 1, 2, 3]
     again = draw(pile, "adventure", 5)
     assert again == (pile2, card, True), "a reshuffle is the same every time it is replayed"
 

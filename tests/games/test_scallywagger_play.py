@@ -23,8 +23,12 @@ def detections(total, face, count, unsure=()):
     values = [face] * count + [filler[i % len(filler)] for i in range(total - count)]
     return {
         "dice": [
-            {"value": v, "box": [40.0 * (i % 8), 40.0 * (i // 8), 32.0, 32.0],
-             "confidence": 0.55 if i in unsure else 0.97, "unsure": i in unsure}
+            {
+                "value": v,
+                "box": [40.0 * (i % 8), 40.0 * (i // 8), 32.0, 32.0],
+                "confidence": 0.55 if i in unsure else 0.97,
+                "unsure": i in unsure,
+            }
             for i, v in enumerate(values)
         ],
         "unsure": len(unsure),
@@ -59,37 +63,94 @@ def draw(player, deck):
 SCRIPT = [
     {"type": "first_captain", "player": "Cy"},
     # turn 1, 20 dice: Dee's four 4s stands; Ana loses one                      4 5 5 5
-    bid("Cy", 3, 4), bid("Dee", 4, 4), call("Ana"), reveal(20, 4, 5), draw("Dee", "treasure"),
+    bid("Cy", 3, 4),
+    bid("Dee", 4, 4),
+    call("Ana"),
+    reveal(20, 4, 5),
+    draw("Dee", "treasure"),
     # turn 2, 19 dice: Dee declines her Treasure; Ben's Parlay on three 6s: the camera
     # reads four 6s but is unsure of one, which a player confirms as a 2     3 5 4 4
-    pass_("Dee"), bid("Dee", 2, 6), bid("Ana", 3, 6), parlay("Ben"), reveal(19, 6, 4, unsure=(3,)),
-    {"type": "confirm", "die": 3, "value": 2, "player": "Cy"}, draw("Ben", "adventure"),
+    pass_("Dee"),
+    bid("Dee", 2, 6),
+    bid("Ana", 3, 6),
+    parlay("Ben"),
+    reveal(19, 6, 4, unsure=(3,)),
+    {"type": "confirm", "die": 3, "value": 2, "player": "Cy"},
+    draw("Ben", "adventure"),
     # turn 3, 16 dice: Dee uses her Treasure; Ben reveals his Adventure card out of turn;
     # Cy catches Ben's three 5s                                                3 4 4 4
-    {"type": "use", "player": "Dee", "card": "Treasure"}, bid("Ana", 2, 5),
-    {"type": "adventure", "player": "Ben", "card": "Adventure"}, bid("Ben", 3, 5), call("Cy"),
-    reveal(16, 5, 2), draw("Cy", "treasure"),
+    {"type": "use", "player": "Dee", "card": "Treasure"},
+    bid("Ana", 2, 5),
+    {"type": "adventure", "player": "Ben", "card": "Adventure"},
+    bid("Ben", 3, 5),
+    call("Cy"),
+    reveal(16, 5, 2),
+    draw("Cy", "treasure"),
     # turn 4, 15 dice: Cy's Parlay on four 3s is wrong (five): Cy loses two     3 4 2 4
-    pass_("Cy"), bid("Ben", 4, 3), parlay("Cy"), reveal(15, 3, 5), draw("Ben", "treasure"),
+    pass_("Cy"),
+    bid("Ben", 4, 3),
+    parlay("Cy"),
+    reveal(15, 3, 5),
+    draw("Ben", "treasure"),
     # turn 5, 13 dice: Dee's Parlay on one 2 is right (typed count); she declines the draw  2 3 1 4
-    pass_("Cy"), pass_("Ben"), bid("Cy", 1, 2), parlay("Dee"), {"type": "reveal", "count": 1}, pass_("Dee"),
+    pass_("Cy"),
+    pass_("Ben"),
+    bid("Cy", 1, 2),
+    parlay("Dee"),
+    {"type": "reveal", "count": 1},
+    pass_("Dee"),
     # turn 6, 10 dice: Ana calls Dee's three 4s; the faces are typed in         2 3 1 3
-    pass_("Ben"), pass_("Cy"), bid("Dee", 3, 4), call("Ana"),
-    {"type": "reveal", "dice": [4, 4, 2, 2, 3, 5, 6, 6, 2, 3]}, draw("Ana", "adventure"),
+    pass_("Ben"),
+    pass_("Cy"),
+    bid("Dee", 3, 4),
+    call("Ana"),
+    {"type": "reveal", "dice": [4, 4, 2, 2, 3, 5, 6, 6, 2, 3]},
+    draw("Ana", "adventure"),
     # turn 7, 9 dice: Ben wrongly calls Ana's two 6s; Ana keeps her Adventure concealed  2 2 1 3
-    pass_("Ben"), pass_("Cy"), bid("Ana", 2, 6), call("Ben"), reveal(9, 6, 3), draw("Ana", "treasure"),
+    pass_("Ben"),
+    pass_("Cy"),
+    bid("Ana", 2, 6),
+    call("Ben"),
+    reveal(9, 6, 3),
+    draw("Ana", "treasure"),
     # turn 8, 8 dice: Cy's Parlay on one 1 is right                             1 1 1 2
-    pass_("Ben"), pass_("Cy"), pass_("Ana"), bid("Ben", 1, 1), parlay("Cy"), reveal(8, 1, 1),
+    pass_("Ben"),
+    pass_("Cy"),
+    pass_("Ana"),
+    bid("Ben", 1, 1),
+    parlay("Cy"),
+    reveal(8, 1, 1),
     draw("Cy", "adventure"),
     # turn 9, 5 dice: Ana catches Dee's two 5s                                  1 1 1 1
-    pass_("Cy"), pass_("Ana"), pass_("Ben"), bid("Cy", 2, 3), bid("Dee", 2, 5), call("Ana"), reveal(5, 5, 1),
+    pass_("Cy"),
+    pass_("Ana"),
+    pass_("Ben"),
+    bid("Cy", 2, 3),
+    bid("Dee", 2, 5),
+    call("Ana"),
+    reveal(5, 5, 1),
     draw("Ana", "treasure"),
     # turn 10, 4 dice: Ana's Parlay on one 4 is right: everyone else is out     1 0 0 0
-    pass_("Ana"), pass_("Ben"), pass_("Cy"), bid("Dee", 1, 4), parlay("Ana"), reveal(4, 4, 1),
+    pass_("Ana"),
+    pass_("Ben"),
+    pass_("Cy"),
+    bid("Dee", 1, 4),
+    parlay("Ana"),
+    reveal(4, 4, 1),
 ]
 
-OUTCOMES = ["bid_confirmed", "parlay_right", "bid_false", "parlay_wrong", "parlay_right", "bid_false",
-            "bid_confirmed", "parlay_right", "bid_false", "parlay_right"]
+OUTCOMES = [
+    "bid_confirmed",
+    "parlay_right",
+    "bid_false",
+    "parlay_wrong",
+    "parlay_right",
+    "bid_false",
+    "bid_confirmed",
+    "parlay_right",
+    "bid_false",
+    "parlay_right",
+]
 
 
 def test_a_whole_four_player_game_through_purser_play(purser):
@@ -123,7 +184,7 @@ def test_a_whole_four_player_game_through_purser_play(purser):
 
 def test_the_same_script_with_a_wrong_count_of_dice_is_refused_mid_game(purser):
     sid = purser.new("scallywagger", ["Ana", "Ben", "Cy", "Dee"], seed=11)
-    results = purser.play(sid, SCRIPT[:4] + [reveal(19, 4, 5)])
+    results = purser.play(sid, [*SCRIPT[:4], reveal(19, 4, 5)])
     assert all(r["ok"] for r in results[:4])
     assert results[4]["ok"] is False and "camera saw 19 dice but 20 crewmates" in results[4]["message"]
     assert purser.show(sid)["summary"]["detail"]["phase"] == "reveal"
@@ -133,19 +194,21 @@ def test_the_same_script_with_a_wrong_count_of_dice_is_refused_mid_game(purser):
 
 CARD_RULES = {
     "treasure_cards": "Rum Barrel:2:self+1,Cutlass:2:target-1,Broadside:1:others-1,Compass:1:self+1:lasting,"
-                      "Powder:2:target-1:anytime,Map:1",
+    "Powder:2:target-1:anytime,Map:1",
     "adventure_cards": "Kraken:1:others-1,Mutiny:1:self-1,Fog:2",
 }
 
-RULE_SETS = st.fixed_dictionaries({
-    "crewmates": st.integers(1, 3),
-    "first_captain": st.sampled_from(["ask", "random", "first_seat"]),
-    "raise_rule": st.sampled_from(["any_face", "no_lower_face"]),
-    "parlay": st.sampled_from(["last_bid", "any_bid"]),
-    "ones": st.sampled_from([("lowest_face", False), ("lowest_face", True), ("never", False), ("aces", True)]),
-    "cards": st.sampled_from([CARD_RULES, {}, {"treasure_cards": "", "adventure_cards": "Fog:1"}]),
-    "max_crewmates": st.sampled_from([0, 3]),
-})
+RULE_SETS = st.fixed_dictionaries(
+    {
+        "crewmates": st.integers(1, 3),
+        "first_captain": st.sampled_from(["ask", "random", "first_seat"]),
+        "raise_rule": st.sampled_from(["any_face", "no_lower_face"]),
+        "parlay": st.sampled_from(["last_bid", "any_bid"]),
+        "ones": st.sampled_from([("lowest_face", False), ("lowest_face", True), ("never", False), ("aces", True)]),
+        "cards": st.sampled_from([CARD_RULES, {}, {"treasure_cards": "", "adventure_cards": "Fog:1"}]),
+        "max_crewmates": st.sampled_from([0, 3]),
+    }
+)
 
 
 def _config(drawn):
@@ -175,23 +238,36 @@ def test_random_games_replay_from_their_journal(data, rules, n, seed):
         action = data.draw(st.sampled_from(legal), label="action")
         if action["type"] == "reveal" and data.draw(st.booleans(), label="camera"):
             # what the dice reader would have returned, sometimes unsure of a few dice
-            faces = data.draw(st.lists(st.integers(1, 6), min_size=state.dice_on_table,
-                                       max_size=state.dice_on_table), label="faces")
+            faces = data.draw(
+                st.lists(st.integers(1, 6), min_size=state.dice_on_table, max_size=state.dice_on_table), label="faces"
+            )
             unsure = data.draw(st.sets(st.integers(0, max(state.dice_on_table - 1, 0)), max_size=3), label="unsure")
-            action = {"type": "reveal", "detections": {"dice": [
-                {"value": v, "box": [0, 0, 1, 1], "confidence": 0.9, "unsure": i in unsure}
-                for i, v in enumerate(faces)]}}
+            action = {
+                "type": "reveal",
+                "detections": {
+                    "dice": [
+                        {"value": v, "box": [0, 0, 1, 1], "confidence": 0.9, "unsure": i in unsure}
+                        for i, v in enumerate(faces)
+                    ]
+                },
+            }
         if data.draw(st.integers(0, 9), label="junk") == 0:
-            junk = data.draw(st.dictionaries(st.sampled_from(["type", "player", "quantity", "face", "card", "count",
-                                                              "die", "value", "deck", "target"]),
-                                             st.none() | st.integers(-2, 30) | st.text(max_size=8), max_size=4),
-                             label="junk action")
+            junk = data.draw(
+                st.dictionaries(
+                    st.sampled_from(
+                        ["type", "player", "quantity", "face", "card", "count", "die", "value", "deck", "target"]
+                    ),
+                    st.none() | st.integers(-2, 30) | st.text(max_size=8),
+                    max_size=4,
+                ),
+                label="junk action",
+            )
             try:
                 state2, _ = sw.apply(state, junk)
             except IllegalAction:
                 pass
             else:
-                state, journal = state2, journal + [junk]
+                state, journal = state2, [*journal, junk]
         before = state
         state, events = sw.apply(state, action)
         assert before is not state and all(isinstance(e["text"], str) for e in events)

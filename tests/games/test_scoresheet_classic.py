@@ -19,15 +19,19 @@ def dice_of(n):
 
 
 def hand_total(sheet, column):
-    upper = sum(s for b, s in zip(sheet.boxes, column.scores) if b.section == UPPER)
-    lower = sum(s for b, s in zip(sheet.boxes, column.scores) if b.section != UPPER)
+    upper = sum(s for b, s in zip(sheet.boxes, column.scores, strict=False) if b.section == UPPER)
+    lower = sum(s for b, s in zip(sheet.boxes, column.scores, strict=False) if b.section != UPPER)
     bonus = sheet.upper_bonus if sheet.upper_bonus and upper >= sheet.upper_bonus_at else 0
     return upper + bonus + lower + column.marks * sheet.extra_five_bonus
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), name=st.sampled_from(["yahtzee", "yacht"]), players=st.integers(1, 3),
-       joker=st.sampled_from(["forced", "free", "none"]))
+@given(
+    data=st.data(),
+    name=st.sampled_from(["yahtzee", "yacht"]),
+    players=st.integers(1, 3),
+    joker=st.sampled_from(["forced", "free", "none"]),
+)
 def test_random_legal_games_end_after_one_turn_per_box(data, name, players, joker):
     game = find_game(name)
     config = {"joker": joker} if name == "yahtzee" else {}
@@ -46,7 +50,7 @@ def test_random_legal_games_end_after_one_turn_per_box(data, name, players, joke
     boxes = len(state.sheet.boxes)
     assert scored == dict.fromkeys(names, boxes)
     summary = game.summary(state)
-    for player, column in zip(names, state.columns):
+    for player, column in zip(names, state.columns, strict=False):
         assert column.full and summary.scores[player] == hand_total(state.sheet, column)
     json.dumps(summary.to_json())
     assert replay(game, config, names, 5, journal)[0][-1] == state
@@ -55,10 +59,11 @@ def test_random_legal_games_end_after_one_turn_per_box(data, name, players, joke
 @pytest.mark.parametrize("name, boxes", [("yahtzee", 13), ("yacht", 12)])
 def test_registry_and_protocol(name, boxes):
     game = find_game(name)
-    assert game.NAME == name and len(game.initial_state({}, ["Ana"], 1).sheet.boxes) == boxes
+    assert name == game.NAME and len(game.initial_state({}, ["Ana"], 1).sheet.boxes) == boxes
     assert '"type": "roll"' in game.ACTIONS_HELP
-    assert game.legal_actions(game.initial_state({}, ["Ana"], 1)) == [{"type": "roll", "player": "Ana",
-                                                                       "from": "camera"}]
+    assert game.legal_actions(game.initial_state({}, ["Ana"], 1)) == [
+        {"type": "roll", "player": "Ana", "from": "camera"}
+    ]
 
 
 def test_camera_roll_with_unsure_dice_is_confirmed():

@@ -13,13 +13,17 @@ from companion.games.scoresheet.turn import Turn
 
 
 def det(*values, unsure=()):
-    return {"dice": [{"value": v, "box": [0, 0, 10, 10], "confidence": 0.9, "unsure": i in unsure}
-                     for i, v in enumerate(values)], "unsure": len(unsure)}
+    return {
+        "dice": [
+            {"value": v, "box": [0, 0, 10, 10], "confidence": 0.9, "unsure": i in unsure} for i, v in enumerate(values)
+        ],
+        "unsure": len(unsure),
+    }
 
 
 def test_all_rolls_and_keeps():
     assert len(dice_mod.all_rolls()) == 252
-    assert len(dice_mod.keeps([1, 2, 3, 4, 5])) == 31      # every subset but all five
+    assert len(dice_mod.keeps([1, 2, 3, 4, 5])) == 31  # every subset but all five
     assert dice_mod.keeps([6, 6, 6, 6, 6]) == [(), (6,), (6, 6), (6, 6, 6), (6, 6, 6, 6)]
     assert dice_mod.keeps([]) == []
 
@@ -27,10 +31,10 @@ def test_all_rolls_and_keeps():
 @pytest.mark.parametrize(
     "action, kept, thrown, dice",
     [
-        ({"dice": [5, 1, 3, 3, 1]}, (), (5,), (1, 1, 3, 3, 5)),       # sorted
-        ({"dice": [2, 6]}, (4, 4, 4), (2,), (2, 4, 4, 4, 6)),           # thrown dice only
+        ({"dice": [5, 1, 3, 3, 1]}, (), (5,), (1, 1, 3, 3, 5)),  # sorted
+        ({"dice": [2, 6]}, (4, 4, 4), (2,), (2, 4, 4, 4, 6)),  # thrown dice only
         ({"dice": [4, 2, 4, 6, 4]}, (4, 4, 4), (2,), (2, 4, 4, 4, 6)),  # everything on the table
-        ({"dice": [1, 2, 3, 4]}, (), (4, 5), (1, 2, 3, 4)),             # a cursed first roll may be 4 or 5
+        ({"dice": [1, 2, 3, 4]}, (), (4, 5), (1, 2, 3, 4)),  # a cursed first roll may be 4 or 5
         ({"detections": det(6, 6, 1)}, (2, 2), (3,), (1, 2, 2, 6, 6)),
         ({"detections": det(6, 6, 1, 2, 2)}, (2, 2), (3,), (1, 2, 2, 6, 6)),
     ],
@@ -75,8 +79,10 @@ def test_bad_dice_are_refused_in_words(action, message):
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10, 10) | st.floats(allow_nan=False) | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.sampled_from(["dice", "value", "unsure", "x"]),
-                                                                inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=6)
+        | st.dictionaries(st.sampled_from(["dice", "value", "unsure", "x"]), inner, max_size=4)
+    ),
     max_leaves=20,
 )
 

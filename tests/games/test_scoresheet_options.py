@@ -50,8 +50,14 @@ def test_scuttles_respect_the_waterline_unless_only_boxes_below_it_are_open():
     table = sheet("swashbuckle", {"waterline_after": "flotsam"})
     column = filled(table, ones=1, twos=2, threes=3, fours=4, fives=5, sixes=6, three_alike=10, flotsam=20)
     found = options(table, [column], [2, 3, 4, 6, 6])
-    assert {o.box for o in found} == {"four_alike", "aces_high", "full_boat", "succession_4", "succession_5",
-                                      "pieces_of_8"}
+    assert {o.box for o in found} == {
+        "four_alike",
+        "aces_high",
+        "full_boat",
+        "succession_4",
+        "succession_5",
+        "pieces_of_8",
+    }
     only_below = Column((1, 2, 3, 4, 5, 6, 10, 0, 0, 0, 0, 0, 0, 20, None, None))
     found = options(table, [only_below], [2, 3, 4, 6, 6])
     assert {o.box for o in found} == {"piracy", "swashbuckle"}  # a box must be filled every turn
@@ -68,8 +74,12 @@ def test_piracy_is_offered_on_five_in_a_row_with_its_points_still_to_roll():
 def test_a_bonus_swashbuckle_that_fits_a_box_scores_there_with_the_x():
     column = filled(swashbuckle=50)
     found = options(SWASH, [column], [3] * 5)
-    assert listed(found) == [("threes", 15, "score"), ("three_alike", 15, "score"), ("four_alike", 15, "score"),
-                             ("flotsam", 15, "score")]
+    assert listed(found) == [
+        ("threes", 15, "score"),
+        ("three_alike", 15, "score"),
+        ("four_alike", 15, "score"),
+        ("flotsam", 15, "score"),
+    ]
     assert all(o.bonus == 50 for o in found)
 
 
@@ -77,8 +87,17 @@ def test_a_bonus_swashbuckle_that_fits_nowhere_takes_max_potential_in_any_open_b
     column = filled(swashbuckle=50, sixes=18, three_alike=20, four_alike=22, flotsam=20)
     found = options(SWASH, [column], [6] * 5)
     assert {(o.box, o.points) for o in found} == {
-        ("ones", 5), ("twos", 10), ("threes", 15), ("fours", 20), ("fives", 25), ("aces_high", 40),
-        ("full_boat", 25), ("succession_4", 30), ("succession_5", 40), ("pieces_of_8", 30), ("piracy", 36),
+        ("ones", 5),
+        ("twos", 10),
+        ("threes", 15),
+        ("fours", 20),
+        ("fives", 25),
+        ("aces_high", 40),
+        ("full_boat", 25),
+        ("succession_4", 30),
+        ("succession_5", 40),
+        ("pieces_of_8", 30),
+        ("piracy", 36),
     }
     assert all(o.how == "max_potential" and o.bonus == 50 for o in found)
 
@@ -91,8 +110,12 @@ def test_after_a_scuttled_swashbuckle_five_alike_plays_as_normal():
 
 def test_cursed_dice_cannot_go_in_swashbuckle_and_four_alike_doubles():
     found = options(SWASH, [Column.empty(SWASH)], [5, 5, 5, 5], cursed=True)
-    assert listed(found) == [("four_alike", 40, "score"), ("fives", 20, "score"), ("three_alike", 20, "score"),
-                             ("flotsam", 20, "score")]
+    assert listed(found) == [
+        ("four_alike", 40, "score"),
+        ("fives", 20, "score"),
+        ("three_alike", 20, "score"),
+        ("flotsam", 20, "score"),
+    ]
 
 
 def test_a_cursed_player_may_still_scuttle_swashbuckle_when_nothing_scores():
@@ -106,7 +129,12 @@ def test_several_columns_offer_the_open_boxes_of_each_ties_column_by_column():
     two = Column.empty(SWASH)
     found = options(SWASH, [one, two], [1, 1, 1, 3, 3])
     assert [(o.box, o.column) for o in found][:5] == [
-        ("full_boat", 1), ("three_alike", 0), ("flotsam", 0), ("three_alike", 1), ("flotsam", 1)]
+        ("full_boat", 1),
+        ("three_alike", 0),
+        ("flotsam", 0),
+        ("three_alike", 1),
+        ("flotsam", 1),
+    ]
     assert len(found) == 4 + 5
 
 
@@ -130,6 +158,13 @@ def test_dice_outside_one_to_six_are_refused():
 
 def test_option_json_and_words():
     o = options(SWASH, [filled(swashbuckle=50)], [3] * 5)[0]
-    assert o.to_json() == {"box": "threes", "label": "Threes", "points": 15, "scuttle": False, "how": "score",
-                           "column": 1, "bonus": 50}
+    assert o.to_json() == {
+        "box": "threes",
+        "label": "Threes",
+        "points": 15,
+        "scuttle": False,
+        "how": "score",
+        "column": 1,
+        "bonus": 50,
+    }
     assert o.words() == "Threes: 15 +50 bonus"

@@ -6,8 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from companion.games import ConfigError, IllegalAction, resolve_config
-from companion.games import seven
+from companion.games import ConfigError, IllegalAction, resolve_config, seven
 
 PLAYERS = ("Ana", "Ben", "Cy")
 
@@ -33,6 +32,7 @@ def run(state, *actions):
 
 # -- set-up ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
 def test_deal_gives_seven_cards_each_and_the_rest_to_the_draw_pile(n):
     names = [f"P{i}" for i in range(n)]
@@ -54,6 +54,7 @@ def test_a_deck_too_small_to_deal_is_refused():
 
 
 # -- rules 2-3: the running total ------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "before, card, on, expected_total",
@@ -82,13 +83,13 @@ def test_totals_made_by_each_placement(before, card, on, expected_total):
 @pytest.mark.parametrize(
     "first, card, on, message",
     [
-        (4, 3, "hole", "lower than the 4"),        # rule 3: never lower than the total
+        (4, 3, "hole", "lower than the 4"),  # rule 3: never lower than the total
         (4, 1, "hole", "lower than the 4"),
-        (5, 3, "number", "above 7"),               # rule 3: 7 may not be exceeded
+        (5, 3, "number", "above 7"),  # rule 3: 7 may not be exceeded
         (6, 6, "number", "above 7"),
-        (3, 8, "hole", "numbered 1 to 7"),         # no such card
+        (3, 8, "hole", "numbered 1 to 7"),  # no such card
         (3, 0, "hole", "numbered 1 to 7"),
-        (3, 2, None, '"on"'),                      # placement must be said on a pile
+        (3, 2, None, '"on"'),  # placement must be said on a pile
         (3, 2, "sideways", '"on" must be'),
     ],
 )
@@ -120,6 +121,7 @@ def test_card_and_total_must_agree():
 
 # -- turn order and bad input -----------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "action, message",
     [
@@ -130,7 +132,7 @@ def test_card_and_total_must_agree():
         ({"type": "play", "player": "Ana", "card": True, "on": "hole"}, "whole number"),
         ({"type": "play", "player": "Ana"}, "needs the"),
         ({"type": "shuffle", "player": "Ana"}, "no 'shuffle' action"),
-        ({"player": "Ana"}, "no \"type\""),
+        ({"player": "Ana"}, 'no "type"'),
         ({"type": "penalty", "player": "Ana"}, "new pile"),
     ],
 )
@@ -147,6 +149,7 @@ def test_player_names_match_case_insensitively():
 
 # -- rule 4: drawing after a play ---------------------------------------------------------------
 
+
 def test_a_play_below_seven_draws_a_card():
     s, events = play(new(), "Ana", card=3, on="hole")
     assert s.hands[0] == 7 and s.draw_pile == 80 - 21 - 1 and s.pile == 1
@@ -154,6 +157,7 @@ def test_a_play_below_seven_draws_a_card():
 
 
 # -- rule 5: seven ---------------------------------------------------------------------------
+
 
 def test_reaching_seven_sets_the_pile_aside_and_the_caller_restarts_without_drawing():
     s, _ = play(new(), "Ana", card=3, on="hole")
@@ -172,6 +176,7 @@ def test_a_seven_card_on_an_empty_pile_is_an_immediate_seven():
 
 
 # -- rule 6: penalty ------------------------------------------------------------------------
+
 
 def test_penalty_draws_one_card_and_passes_the_turn():
     s, _ = play(new(), "Ana", card=6, on="hole")
@@ -195,6 +200,7 @@ def test_no_cards_anywhere_skips_the_draw():
 
 # -- rule 7 and scoring ----------------------------------------------------------------------
 
+
 def test_finishing_order_and_chips_for_three_players():
     s = new(hand_size=1)
     s, ev = run(s, ("Ana", {"card": 7, "on": "hole"}))  # Ana's last card makes 7: 1st
@@ -206,17 +212,53 @@ def test_finishing_order_and_chips_for_three_players():
     assert s.turn == 1, "next_seat: round 2 is started by the seat after round 1's starter"
 
 
-@pytest.mark.parametrize("starter_rule, expected", [("next_seat", "Ben"), ("round_winner", "Cy"), ("last_place", "Ana")])
+def _seven_then_last_card(**rules):
+    """Ana 3 on hole; Ben 4 on number (Seven, no draw); Ben starts a new pile with his last card."""
+    s = new(("Ana", "Ben"), hand_size=2, **rules)
+    return run(
+        s, ("Ana", {"card": 3, "on": "hole"}), ("Ben", {"card": 4, "on": "number"}), ("Ben", {"card": 5, "on": "hole"})
+    )
+
+
+def test_rule_7_read_literally_a_last_card_that_does_not_make_seven_does_not_finish():
+    s, ev = _seven_then_last_card()
+    assert s.finishing == () and s.hands == (2, 1), "Ben draws a card and plays on"
+    assert s.pile == 1 and s.total == 5 and s.players[s.turn] == "Ana"
+    assert [e["type"] for e in ev][-2:] == ["no_seven", "drew"]
+    assert "a round is won only by reaching 7 with the last card" in ev[-2]["text"]
+    assert "finishes" not in " ".join(e["text"] for e in ev)
+
+
+def test_rule_7_house_rule_empty_hand_finishes_whatever_the_total():
+    s, ev = _seven_then_last_card(finish_on="empty_hand")
+    assert any(e["type"] == "finished" and e["player"] == "Ben" and e["place"] == 1 for e in ev)
+    assert "no_seven" not in [e["type"] for e in ev]
+    assert s.round == 2 and s.round_results == ((1, 0),)
+
+
+def test_rule_7_a_hand_emptied_with_nothing_left_to_draw_finishes():
+    s, _ = run(
+        new(("Ana", "Ben"), hand_size=2), ("Ana", {"card": 3, "on": "hole"}), ("Ben", {"card": 4, "on": "number"})
+    )
+    s = replace(s, draw_pile=0, set_aside=0)  # every other card is out of reach
+    s, ev = run(s, ("Ben", {"card": 5, "on": "hole"}))
+    assert [e["type"] for e in ev][1:4] == ["no_seven", "no_draw", "finished"]
+    assert s.round_results == ((1, 0),), "Ben cannot draw, so his empty hand finishes him"
+
+
+@pytest.mark.parametrize(
+    "starter_rule, expected", [("next_seat", "Ben"), ("round_winner", "Cy"), ("last_place", "Ana")]
+)
 def test_next_round_starter_rule(starter_rule, expected):
     s = new(hand_size=1, next_round_starter=starter_rule)
-    s, ev = run(
+    s, _ev = run(
         s,
-        ("Ana", {"card": 3, "on": "hole"}),    # total 3, Ana draws back to 1 card
-        ("Ben", "penalty"),                    # Ben holds 2
-        ("Cy", {"card": 4, "on": "number"}),   # 4 + 3 = 7 with Cy's last card: Cy 1st
-        ("Ana", {"card": 2, "on": "hole"}),    # Ana starts a pile and draws
+        ("Ana", {"card": 3, "on": "hole"}),  # total 3, Ana draws back to 1 card
+        ("Ben", "penalty"),  # Ben holds 2
+        ("Cy", {"card": 4, "on": "number"}),  # 4 + 3 = 7 with Cy's last card: Cy 1st
+        ("Ana", {"card": 2, "on": "hole"}),  # Ana starts a pile and draws
         ("Ben", {"card": 5, "on": "number"}),  # 5 + 2 = 7: Ben restarts without drawing
-        ("Ben", {"card": 7, "on": "hole"}),    # Ben's last card: 2nd; Ana last
+        ("Ben", {"card": 7, "on": "hole"}),  # Ben's last card: 2nd; Ana last
     )
     assert s.round_results == ((2, 1, 0),)
     assert s.chips == (1, 2, 3)
@@ -227,7 +269,7 @@ def test_two_to_four_players_end_after_the_set_number_of_rounds():
     s = new(("Ana", "Ben"), hand_size=1, rounds=2)
     s, _ = run(s, ("Ana", {"card": 7, "on": "hole"}))
     assert s.round == 2 and not s.over
-    s, ev = run(s, ("Ben", {"card": 7, "on": "hole"}))
+    s, _ev = run(s, ("Ben", {"card": 7, "on": "hole"}))
     assert s.over and s.chips == (3, 3)
     assert seven.summary(s).winners == ("Ana", "Ben")
     assert seven.legal_actions(s) == []
@@ -242,7 +284,7 @@ def test_five_or_more_players_play_until_the_chips_run_out():
         s, _ = run(s, (p, {"card": 7, "on": "hole"}))
     assert s.chips == (5, 4, 3, 2, 1) and s.chips_left == 5 and s.round == 2 and not s.over
     for p in "BCDE":  # round 2 is started by B
-        s, ev = run(s, (p, {"card": 7, "on": "hole"}))
+        s, _ev = run(s, (p, {"card": 7, "on": "hole"}))
     assert s.over
     assert s.chips == (5, 9, 3, 2, 1), "only the 5 chips left go out, to the round's winner"
     assert seven.summary(s).winners == ("B",)

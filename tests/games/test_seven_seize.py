@@ -10,7 +10,8 @@ import pytest
 
 from companion.games import ConfigError, IllegalAction, find_game
 from companion.games import seven_seize as game
-from companion.games.seize_phases import strumpet_options
+from companion.games.seven_seize.phases import strumpet_options
+from companion.games.seven_seize.plausible import pip_range
 from tests.support.seize import act, auto_decide, counts, new, reveal_all, to_seize, with_collections
 
 # Round 1 squabble that makes Ana Captain (the spades are then in the discard pile).
@@ -23,6 +24,7 @@ def test_registered_under_its_names():
 
 
 # -- setting up --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 7])
 def test_setup(n):
@@ -50,6 +52,7 @@ def test_bad_house_rules_are_refused(rule, value):
 
 
 # -- squabble for Captain ----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "cards, rules, captain",
@@ -136,6 +139,7 @@ def test_reveal_options_are_every_card_still_out_for_every_player_still_to_revea
 
 # -- divvy -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("red, black", [(1, 6), (3, 4), (6, 1), (None, 2), (5, None)])
 def test_divvy(red, black):
     s, _ = reveal_all(new(), SQ)
@@ -169,6 +173,7 @@ def test_divvy_options_are_one_to_six():
 
 # -- seize: card powers, the Number cards' round and round, the swab -----------------------------
 
+
 @pytest.mark.parametrize(
     "red, cards, preset, rules, expected",
     [
@@ -185,10 +190,20 @@ def test_divvy_options_are_one_to_six():
         # Quartermaster swaps the whole stash: counts stay, the stash is there for the 5 after.
         (4, {"Ana": "5H", "Ben": "KH", "Cy": "6C"}, {"Ben": 2}, {}, {"Ana": 4, "Ben": 2, "Cy": 3}),
         # ... returning only from pieces held before seizing: keeps the difference.
-        (4, {"Ana": "5H", "Ben": "KH", "Cy": "6C"}, {"Ben": 2}, {"quartermaster_return": "previous_collection"},
-         {"Ana": 2, "Ben": 4, "Cy": 3}),
-        (4, {"Ana": "5H", "Ben": "KH", "Cy": "6C"}, {}, {"quartermaster_return": "previous_collection"},
-         {"Ana": 0, "Ben": 4, "Cy": 3}),
+        (
+            4,
+            {"Ana": "5H", "Ben": "KH", "Cy": "6C"},
+            {"Ben": 2},
+            {"quartermaster_return": "previous_collection"},
+            {"Ana": 2, "Ben": 4, "Cy": 3},
+        ),
+        (
+            4,
+            {"Ana": "5H", "Ben": "KH", "Cy": "6C"},
+            {},
+            {"quartermaster_return": "previous_collection"},
+            {"Ana": 0, "Ben": 4, "Cy": 3},
+        ),
         # Face cards never seize again in the round and round; leftovers are swabbed.
         (6, {"Ana": "AC", "Ben": "JH", "Cy": "2H"}, {}, {}, {"Ana": 1 + 0, "Ben": 2, "Cy": 4}),
     ],
@@ -207,7 +222,7 @@ def test_seize_powers(red, cards, preset, rules, expected):
 
 def test_quartermaster_waits_for_the_return_and_lists_exactly_it():
     s = with_collections(to_seize(new(), SQ, red=4), {"Ben": 2})
-    s, events = reveal_all(s, {"Ana": "5H", "Ben": "KH", "Cy": "6C"})
+    s, _events = reveal_all(s, {"Ana": "5H", "Ben": "KH", "Cy": "6C"})
     assert counts(s)["Ben"] == 6 and s.red == 0  # seized all
     assert game.legal_actions(s) == [{"type": "quartermaster", "player": "Ben", "returned": 4}]
     assert game.summary(s).to_act == ("Ben",)
@@ -217,6 +232,21 @@ def test_quartermaster_waits_for_the_return_and_lists_exactly_it():
         act(s, "quartermaster", "Ana", returned=4)
     s, _ = act(s, "quartermaster", "Ben", returned=4)
     assert counts(s)["Ben"] == 2
+
+
+@pytest.mark.parametrize(
+    "rule, words",
+    [
+        ("whole_collection", "chosen from the whole collection"),
+        ("previous_collection", "chosen from the pieces held before this seize"),
+    ],
+)
+def test_quartermaster_prompt_follows_the_return_house_rule(rule, words):
+    s = with_collections(to_seize(new(quartermaster_return=rule), SQ, red=4), {"Ben": 2})
+    s, _ = reveal_all(s, {"Ana": "5H", "Ben": "KH", "Cy": "6C"})
+    prompt = game.summary(s).prompt
+    assert prompt.startswith("Ben: return ") and words in prompt
+    assert "whole collection" not in prompt or rule == "whole_collection"
 
 
 def test_quartermaster_on_an_empty_stash_does_nothing():
@@ -230,7 +260,10 @@ def test_quartermaster_on_an_empty_stash_does_nothing():
     "rule, expected",
     [
         ("same_colour", [{"choice": "seize"}, {"choice": "steal", "victim": "Ben"}]),
-        ("any_player", [{"choice": "seize"}, {"choice": "steal", "victim": "Ben"}, {"choice": "steal", "victim": "Cy"}]),
+        (
+            "any_player",
+            [{"choice": "seize"}, {"choice": "steal", "victim": "Ben"}, {"choice": "steal", "victim": "Cy"}],
+        ),
     ],
 )
 def test_strumpet_options(rule, expected):
@@ -269,7 +302,7 @@ def test_strumpet_options_table(red, black, collections, expected):
     s = to_seize(new(), SQ, red=3)
     s, _ = act(s, "reveal", "Ben", card="5D")
     s, _ = act(s, "reveal", "Cy", card="6C")
-    s = replace(s, seize_cards=("QH",) + s.seize_cards[1:], red=red, black=black)
+    s = replace(s, seize_cards=("QH", *s.seize_cards[1:]), red=red, black=black)
     s = with_collections(s, collections)
     assert [None if o is None else s.seats[o] for o in strumpet_options(s, 0)] == expected
 
@@ -315,6 +348,7 @@ def test_four_of_a_rank_lists_every_ordering():
 
 # -- 2-player Interloper -----------------------------------------------------------------------
 
+
 def _two(**rules):
     s = to_seize(new(["Ana", "Ben"], **rules), {"Ana": "9S", "Ben": "8S"}, red=3)
     assert s.players[s.captain] == "Ana" and s.non_captain == 1
@@ -330,6 +364,27 @@ def test_interloper_card_is_drawn_by_the_non_captain_after_the_divvy():
     with pytest.raises(IllegalAction, match="nobody called"):
         act(new(["Ana", "Ben"]), "reveal", "Interloper", card="2H")  # no card for Captain
     assert game.summary(s).to_act == ("Ana", "Ben")
+
+
+@pytest.mark.parametrize(
+    "captain_cards, non_captain", [({"Ana": "9S", "Ben": "8S"}, "Ben"), ({"Ana": "2S", "Ben": "8S"}, "Ana")]
+)
+def test_the_prompt_gives_the_interlopers_card_to_the_non_captain(captain_cards, non_captain):
+    s, _ = reveal_all(new(["Ana", "Ben"]), captain_cards)
+    captain = s.players[s.captain]
+    s, _ = act(s, "divvy", captain, red=3)
+    prompt = game.summary(s).prompt
+    assert f"{non_captain} reveals the Interloper's card too." in prompt
+    assert f"{captain} reveals the Interloper's card" not in prompt
+    s, _ = act(s, "reveal", captain, card="3C")  # the Captain's own card does not move the Interloper's
+    assert f"{non_captain} reveals the Interloper's card too." in game.summary(s).prompt
+
+
+def test_the_interlopers_collection_is_among_the_scores():
+    s = with_collections(_two(), {"Interloper": 3, "Ana": 1})
+    scores = game.summary(s).scores
+    assert scores == {"Ana": 1.0, "Ben": 0.0, "Interloper": 3.0}
+    assert game.summary(new()).scores == {"Ana": 0.0, "Ben": 0.0, "Cy": 0.0}, "no ghost seat with three players"
 
 
 def test_non_captain_picks_the_interlopers_pieces():
@@ -393,6 +448,7 @@ def test_interloper_quartermaster_return_is_made_by_the_non_captain():
 
 # -- deck tracking -----------------------------------------------------------------------------
 
+
 def test_cards_seen_and_still_out():
     s = to_seize(new(), SQ, red=3)
     s, _ = act(s, "reveal", "Ana", card="QH")
@@ -404,8 +460,13 @@ def test_cards_seen_and_still_out():
 
 @pytest.mark.parametrize(
     "players, reshuffle",
-    [(2, None), (3, None), (4, {"round": 5, "at": "draw"}), (5, {"round": 4, "at": "draw"}),
-     (7, {"round": 3, "at": "draw"})],
+    [
+        (2, None),
+        (3, None),
+        (4, {"round": 5, "at": "draw"}),
+        (5, {"round": 4, "at": "draw"}),
+        (7, {"round": 3, "at": "draw"}),
+    ],
 )
 def test_when_the_deck_reshuffles(players, reshuffle):
     s = new([f"P{i}" for i in range(players)])
@@ -426,6 +487,7 @@ def test_reshuffle_happens_and_frees_the_discards():
 
 
 # -- the weigh-off in the game -----------------------------------------------------------------
+
 
 def _to_weighoff(players=("Ana", "Ben", "Cy"), **rules):
     s = new(players, **rules)
@@ -455,8 +517,21 @@ def test_weigh_actions_listed_use_the_scale():
         ({}, {"grams": 150}, 1 / math.sqrt(3)),
         ({"typed_resolution_g": 0.1}, {"grams": 150.2}, 0.1 / math.sqrt(3)),
         ({}, {"grams": 150, "uncertainty_g": 0.3}, 0.3),
-        ({}, {"weighing": {"grams": 150.04, "uncertainty_g": 0.02, "samples": 40, "channel": 0,
-                           "calibration": "sim-1", "raw_counts": [1, 2], "backend": "sim"}}, 0.02),
+        (
+            {},
+            {
+                "weighing": {
+                    "grams": 150.04,
+                    "uncertainty_g": 0.02,
+                    "samples": 40,
+                    "channel": 0,
+                    "calibration": "sim-1",
+                    "raw_counts": [1, 2],
+                    "backend": "sim",
+                }
+            },
+            0.02,
+        ),
     ],
 )
 def test_weighing_forms(rules, fields, uncertainty):
@@ -477,7 +552,7 @@ def test_weighing_forms(rules, fields, uncertainty):
         ({}, {"pips": 30}, "dominoes house rule"),
         ({"booty": "dominoes"}, {"grams": 100}, "pips"),
         ({"booty": "dominoes"}, {"pips": -1}, "fewer than 0"),
-        ({"booty": "dominoes"}, {"pips": 10_000}, "at most"),
+        ({"booty": "dominoes"}, {"pips": 10_000}, "cannot show 10000 pips: in a double-nine set the 39 highest"),
         ({}, {"grams": -5}, "less than nothing"),
         ({}, {"grams": float("nan")}, "must be a number"),
         ({}, {"grams": True}, "must be a number"),
@@ -527,7 +602,8 @@ def test_weighoff_winner(cursed, grams, winner):
 def test_interloper_in_the_weighoff_follows_the_house_rule():
     s = _to_weighoff(("Ana", "Ben"))
     assert s.weighoff.contestants == ("Ana", "Ben", "Interloper")
-    s = _finish_weighoff(s, {"Ana": 10.0, "Ben": 20.0, "Interloper": 30.0})
+    per_piece = {"Ana": 2.0, "Ben": 2.0, "Interloper": 20.0}  # few but heavy pieces can win
+    s = _finish_weighoff(s, {n: per_piece[n] * s.weighoff.on_pan(n) for n in per_piece})
     assert game.summary(s).winners == ("Interloper",)
     s = _to_weighoff(("Ana", "Ben"), interloper_weighs=False)
     assert s.weighoff.contestants == ("Ana", "Ben")
@@ -540,12 +616,14 @@ def test_dominoes_are_counted_in_pips():
     name = s.weighoff.waiting()[0]
     pieces = s.weighoff.on_pan(name)
     pips = [a["pips"] for a in game.legal_actions(s) if a["player"] == name]
-    assert pips == list(range(18 * pieces + 1))
-    s, _ = act(s, "weigh", name, pips=40)
+    low, high = pip_range(pieces, 18)
+    assert pips == list(range(low, high + 1)) and low > 0, "only counts the dominoes can show"
+    s, _ = act(s, "weigh", name, pips=low + 40)
     assert s.weighoff.full[0].unit == "pips"
 
 
 # -- summary -----------------------------------------------------------------------------------
+
 
 def test_summary_is_json_ready_and_names_the_phase_facts():
     s = to_seize(new(), SQ, red=3)
@@ -564,14 +642,31 @@ def test_summary_history_records_each_round():
     s = to_seize(new(), SQ, red=3)
     s, _ = reveal_all(s, {"Ana": "AH", "Ben": "2C", "Cy": "3C"})
     history = game.summary(s).detail["history"]
-    assert history == [{
-        "round": 1, "captain": "Ana", "squabble": SQ, "seize": {"Ana": "AH", "Ben": "2C", "Cy": "3C"},
-        "divvy": {"red": 3, "black": 4}, "order": ["Ana", "Cy", "Ben"], "gained": {"Ana": 3, "Ben": 2, "Cy": 2},
-    }]
+    assert history == [
+        {
+            "round": 1,
+            "captain": "Ana",
+            "squabble": SQ,
+            "seize": {"Ana": "AH", "Ben": "2C", "Cy": "3C"},
+            "divvy": {"red": 3, "black": 4},
+            "order": ["Ana", "Cy", "Ben"],
+            "gained": {"Ana": 3, "Ben": 2, "Cy": 2},
+        }
+    ]
 
 
-@pytest.mark.parametrize("action", [None, [], "reveal", {"type": ""}, {"type": "dance", "player": "Ana"},
-                                    {"type": "reveal"}, {"type": "reveal", "player": 3, "card": "2H"}])
+@pytest.mark.parametrize(
+    "action",
+    [
+        None,
+        [],
+        "reveal",
+        {"type": ""},
+        {"type": "dance", "player": "Ana"},
+        {"type": "reveal"},
+        {"type": "reveal", "player": 3, "card": "2H"},
+    ],
+)
 def test_malformed_actions_are_refused(action):
     with pytest.raises(IllegalAction):
         game.apply(new(), action)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.games import IllegalAction
-from companion.games.seize_cards import (
+from companion.games.seven_seize.cards import (
     ALL_CARDS,
     Deck,
     card_label,
@@ -21,7 +21,16 @@ from companion.games.seize_cards import (
 
 @pytest.mark.parametrize(
     "text, card",
-    [("QH", "QH"), ("qh", "QH"), (" 10s ", "10S"), ("TS", "10S"), ("Q♥", "QH"), ("A♠", "AS"), ("2 c", "2C"), ("7♢", "7D")],
+    [
+        ("QH", "QH"),
+        ("qh", "QH"),
+        (" 10s ", "10S"),
+        ("TS", "10S"),
+        ("Q♥", "QH"),
+        ("A♠", "AS"),
+        ("2 c", "2C"),
+        ("7♢", "7D"),
+    ],
 )
 def test_parse_card(text, card):
     assert parse_card(text) == card

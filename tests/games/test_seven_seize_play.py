@@ -12,84 +12,147 @@ from __future__ import annotations
 import pytest
 
 from companion.scale import open_scale
-from companion.store import Store
 from companion.session import TableSession
+from companion.store import Store
 
 FIVE = ("Ana", "Ben", "Cy", "Dee", "Eve")
 FIVE_ROUNDS = [
-    dict(squabble={"Ana": "7D", "Ben": "7S", "Cy": "3H", "Dee": "JS", "Eve": "2C"}, divvy=("Ben", 3),
-         seize={"Ana": "AH", "Ben": "9C", "Cy": "9D", "Dee": "KS", "Eve": "5C"},
-         decide=[{"type": "quartermaster", "player": "Dee", "returned": 4},
-                 {"type": "order", "player": "Ben", "order": ["Cy", "Ben"]}],
-         after={"Ana": 1, "Ben": 2, "Cy": 2, "Dee": 0, "Eve": 2}),
-    dict(squabble={"Ana": "10H", "Ben": "10C", "Cy": "4D", "Dee": "QD", "Eve": "8H"},
-         captain={"type": "captain", "player": "Ben", "captain": "Ana"}, divvy=("Ana", 5),
-         seize={"Ana": "QH", "Ben": "JC", "Cy": "6H", "Dee": "8D", "Eve": "4S"},
-         decide=[{"type": "strumpet", "player": "Ana", "choice": "steal", "victim": "Cy"}],
-         after={"Ana": 2, "Ben": 4, "Cy": 3, "Dee": 3, "Eve": 2}),
-    dict(squabble={"Ana": "2D", "Ben": "5D", "Cy": "10S", "Dee": "3C", "Eve": "KH"}, divvy=("Cy", 1),
-         seize={"Ana": "AS", "Ben": "2H", "Cy": "7C", "Dee": "AD", "Eve": "3S"},
-         decide=[{"type": "order", "player": "Cy", "order": ["Dee", "Ana"]}],
-         after={"Ana": 3, "Ben": 4, "Cy": 6, "Dee": 4, "Eve": 4}),
-    dict(squabble={"Ana": "6S", "Ben": "9H", "Cy": "6C", "Dee": "9S", "Eve": "JD"},
-         captain={"type": "captain", "player": "Cy", "captain": "Dee"}, divvy=("Dee", 4),
-         seize={"Ana": "KD", "Ben": "10D", "Cy": "QC", "Dee": "5H", "Eve": "8C"},
-         decide=[{"type": "quartermaster", "player": "Ana", "returned": 4},
-                 {"type": "strumpet", "player": "Cy", "choice": "seize"}],
-         after={"Ana": 3, "Ben": 6, "Cy": 7, "Dee": 6, "Eve": 6}),
-    dict(squabble={"Ana": "8S", "Ben": "2S", "Cy": "4H", "Dee": "4C", "Eve": "10S"}, divvy=("Eve", 2),
-         seize={"Ana": "JH", "Ben": "QS", "Cy": "KC", "Dee": "7H", "Eve": "7S"},
-         decide=[{"type": "quartermaster", "player": "Cy", "returned": 5},
-                 {"type": "strumpet", "player": "Ben", "choice": "steal", "victim": "Cy"},
-                 {"type": "order", "player": "Eve", "order": ["Eve", "Dee"]}],
-         after={"Ana": 5, "Ben": 7, "Cy": 6, "Dee": 6, "Eve": 11}),
-    dict(squabble={"Ana": "3D", "Ben": "3S", "Cy": "2H", "Dee": "AC", "Eve": "3H"},
-         captain={"type": "captain", "player": "Eve", "captain": "Eve"}, divvy=("Eve", 6),
-         seize={"Ana": "10C", "Ben": "9D", "Cy": "9H", "Dee": "QD", "Eve": "2D"},
-         decide=[{"type": "strumpet", "player": "Dee", "choice": "steal", "victim": "Eve"},
-                 {"type": "order", "player": "Eve", "order": ["Ben", "Cy"]}],
-         after={"Ana": 6, "Ben": 9, "Cy": 8, "Dee": 7, "Eve": 12}),
-    dict(squabble={"Ana": "5S", "Ben": "6D", "Cy": "9C", "Dee": "9S", "Eve": "4D"},
-         captain={"type": "captain", "player": "Eve", "captain": "Cy"}, divvy=("Cy", 3),
-         seize={"Ana": "AS", "Ben": "KH", "Cy": "JS", "Dee": "5D", "Eve": "QC"},
-         decide=[{"type": "quartermaster", "player": "Ben", "returned": 3},
-                 {"type": "strumpet", "player": "Eve", "choice": "seize"}],
-         after={"Ana": 7, "Ben": 9, "Cy": 10, "Dee": 10, "Eve": 13}),
+    {
+        "squabble": {"Ana": "7D", "Ben": "7S", "Cy": "3H", "Dee": "JS", "Eve": "2C"},
+        "divvy": ("Ben", 3),
+        "seize": {"Ana": "AH", "Ben": "9C", "Cy": "9D", "Dee": "KS", "Eve": "5C"},
+        "decide": [
+            {"type": "quartermaster", "player": "Dee", "returned": 4},
+            {"type": "order", "player": "Ben", "order": ["Cy", "Ben"]},
+        ],
+        "after": {"Ana": 1, "Ben": 2, "Cy": 2, "Dee": 0, "Eve": 2},
+    },
+    {
+        "squabble": {"Ana": "10H", "Ben": "10C", "Cy": "4D", "Dee": "QD", "Eve": "8H"},
+        "captain": {"type": "captain", "player": "Ben", "captain": "Ana"},
+        "divvy": ("Ana", 5),
+        "seize": {"Ana": "QH", "Ben": "JC", "Cy": "6H", "Dee": "8D", "Eve": "4S"},
+        "decide": [{"type": "strumpet", "player": "Ana", "choice": "steal", "victim": "Cy"}],
+        "after": {"Ana": 2, "Ben": 4, "Cy": 3, "Dee": 3, "Eve": 2},
+    },
+    {
+        "squabble": {"Ana": "2D", "Ben": "5D", "Cy": "10S", "Dee": "3C", "Eve": "KH"},
+        "divvy": ("Cy", 1),
+        "seize": {"Ana": "AS", "Ben": "2H", "Cy": "7C", "Dee": "AD", "Eve": "3S"},
+        "decide": [{"type": "order", "player": "Cy", "order": ["Dee", "Ana"]}],
+        "after": {"Ana": 3, "Ben": 4, "Cy": 6, "Dee": 4, "Eve": 4},
+    },
+    {
+        "squabble": {"Ana": "6S", "Ben": "9H", "Cy": "6C", "Dee": "9S", "Eve": "JD"},
+        "captain": {"type": "captain", "player": "Cy", "captain": "Dee"},
+        "divvy": ("Dee", 4),
+        "seize": {"Ana": "KD", "Ben": "10D", "Cy": "QC", "Dee": "5H", "Eve": "8C"},
+        "decide": [
+            {"type": "quartermaster", "player": "Ana", "returned": 4},
+            {"type": "strumpet", "player": "Cy", "choice": "seize"},
+        ],
+        "after": {"Ana": 3, "Ben": 6, "Cy": 7, "Dee": 6, "Eve": 6},
+    },
+    {
+        "squabble": {"Ana": "8S", "Ben": "2S", "Cy": "4H", "Dee": "4C", "Eve": "10S"},
+        "divvy": ("Eve", 2),
+        "seize": {"Ana": "JH", "Ben": "QS", "Cy": "KC", "Dee": "7H", "Eve": "7S"},
+        "decide": [
+            {"type": "quartermaster", "player": "Cy", "returned": 5},
+            {"type": "strumpet", "player": "Ben", "choice": "steal", "victim": "Cy"},
+            {"type": "order", "player": "Eve", "order": ["Eve", "Dee"]},
+        ],
+        "after": {"Ana": 5, "Ben": 7, "Cy": 6, "Dee": 6, "Eve": 11},
+    },
+    {
+        "squabble": {"Ana": "3D", "Ben": "3S", "Cy": "2H", "Dee": "AC", "Eve": "3H"},
+        "captain": {"type": "captain", "player": "Eve", "captain": "Eve"},
+        "divvy": ("Eve", 6),
+        "seize": {"Ana": "10C", "Ben": "9D", "Cy": "9H", "Dee": "QD", "Eve": "2D"},
+        "decide": [
+            {"type": "strumpet", "player": "Dee", "choice": "steal", "victim": "Eve"},
+            {"type": "order", "player": "Eve", "order": ["Ben", "Cy"]},
+        ],
+        "after": {"Ana": 6, "Ben": 9, "Cy": 8, "Dee": 7, "Eve": 12},
+    },
+    {
+        "squabble": {"Ana": "5S", "Ben": "6D", "Cy": "9C", "Dee": "9S", "Eve": "4D"},
+        "captain": {"type": "captain", "player": "Eve", "captain": "Cy"},
+        "divvy": ("Cy", 3),
+        "seize": {"Ana": "AS", "Ben": "KH", "Cy": "JS", "Dee": "5D", "Eve": "QC"},
+        "decide": [
+            {"type": "quartermaster", "player": "Ben", "returned": 3},
+            {"type": "strumpet", "player": "Eve", "choice": "seize"},
+        ],
+        "after": {"Ana": 7, "Ben": 9, "Cy": 10, "Dee": 10, "Eve": 13},
+    },
 ]
 TWO = ("Ana", "Ben")
 PICK_B = {"type": "pick", "player": "Ben", "for": "Interloper"}
 PICK_A = {"type": "pick", "player": "Ana", "for": "Interloper"}
 TWO_ROUNDS = [
-    dict(squabble={"Ana": "9S", "Ben": "8S"}, divvy=("Ana", 3),
-         seize={"Interloper": "AH", "Ana": "2C", "Ben": "3C"},
-         decide=[PICK_B], after={"Ana": 2, "Ben": 2, "Interloper": 3}),
-    dict(squabble={"Ana": "4H", "Ben": "10D"}, divvy=("Ben", 4),
-         seize={"Interloper": "QC", "Ana": "QD", "Ben": "7H"},
-         decide=[{"type": "order", "player": "Ben", "order": ["Ana", "Interloper"]},
-                 {"type": "strumpet", "player": "Ana", "choice": "steal", "victim": "Ben"},
-                 {"type": "strumpet", "player": "Ana", "for": "Interloper", "choice": "seize"}],
-         after={"Ana": 5, "Ben": 5, "Interloper": 4}),
-    dict(squabble={"Ana": "10H", "Ben": "10C"}, captain={"type": "captain", "player": "Ben", "captain": "Ana"},
-         divvy=("Ana", 2), seize={"Interloper": "9C", "Ana": "KS", "Ben": "6S"},
-         decide=[{"type": "quartermaster", "player": "Ana", "returned": 5}, PICK_B, PICK_B, PICK_B],
-         after={"Ana": 7, "Ben": 7, "Interloper": 7}),
-    dict(squabble={"Ana": "3D", "Ben": "5C"}, divvy=("Ben", 5),
-         seize={"Interloper": "KD", "Ana": "JH", "Ben": "2H"},
-         decide=[{"type": "quartermaster", "player": "Ana", "for": "Interloper", "returned": 5}],
-         after={"Ana": 9, "Ben": 10, "Interloper": 9}),
-    dict(squabble={"Ana": "7S", "Ben": "7D"}, captain={"type": "captain", "player": "Ben", "captain": "Ben"},
-         divvy=("Ben", 1), seize={"Interloper": "10S", "Ana": "4S", "Ben": "AC"},
-         decide=[PICK_A, PICK_A, PICK_A], after={"Ana": 11, "Ben": 12, "Interloper": 12}),
-    dict(squabble={"Ana": "8H", "Ben": "2S"}, divvy=("Ana", 6),
-         seize={"Interloper": "5H", "Ana": "5D", "Ben": "QH"},
-         decide=[{"type": "strumpet", "player": "Ben", "choice": "steal", "victim": "Interloper"},
-                 {"type": "order", "player": "Ana", "order": ["Ana", "Interloper"]}, PICK_B, PICK_B, PICK_B],
-         after={"Ana": 14, "Ben": 14, "Interloper": 14}),
-    dict(squabble={"Ana": "6D", "Ben": "9D"}, divvy=("Ben", 3),
-         seize={"Interloper": "JC", "Ana": "8C", "Ben": "3H"},
-         decide=[dict(PICK_A, pieces=2)], after={"Ana": 16, "Ben": 17, "Interloper": 16}),
+    {
+        "squabble": {"Ana": "9S", "Ben": "8S"},
+        "divvy": ("Ana", 3),
+        "seize": {"Interloper": "AH", "Ana": "2C", "Ben": "3C"},
+        "decide": [PICK_B],
+        "after": {"Ana": 2, "Ben": 2, "Interloper": 3},
+    },
+    {
+        "squabble": {"Ana": "4H", "Ben": "10D"},
+        "divvy": ("Ben", 4),
+        "seize": {"Interloper": "QC", "Ana": "QD", "Ben": "7H"},
+        "decide": [
+            {"type": "order", "player": "Ben", "order": ["Ana", "Interloper"]},
+            {"type": "strumpet", "player": "Ana", "choice": "steal", "victim": "Ben"},
+            {"type": "strumpet", "player": "Ana", "for": "Interloper", "choice": "seize"},
+        ],
+        "after": {"Ana": 5, "Ben": 5, "Interloper": 4},
+    },
+    {
+        "squabble": {"Ana": "10H", "Ben": "10C"},
+        "captain": {"type": "captain", "player": "Ben", "captain": "Ana"},
+        "divvy": ("Ana", 2),
+        "seize": {"Interloper": "9C", "Ana": "KS", "Ben": "6S"},
+        "decide": [{"type": "quartermaster", "player": "Ana", "returned": 5}, PICK_B, PICK_B, PICK_B],
+        "after": {"Ana": 7, "Ben": 7, "Interloper": 7},
+    },
+    {
+        "squabble": {"Ana": "3D", "Ben": "5C"},
+        "divvy": ("Ben", 5),
+        "seize": {"Interloper": "KD", "Ana": "JH", "Ben": "2H"},
+        "decide": [{"type": "quartermaster", "player": "Ana", "for": "Interloper", "returned": 5}],
+        "after": {"Ana": 9, "Ben": 10, "Interloper": 9},
+    },
+    {
+        "squabble": {"Ana": "7S", "Ben": "7D"},
+        "captain": {"type": "captain", "player": "Ben", "captain": "Ben"},
+        "divvy": ("Ben", 1),
+        "seize": {"Interloper": "10S", "Ana": "4S", "Ben": "AC"},
+        "decide": [PICK_A, PICK_A, PICK_A],
+        "after": {"Ana": 11, "Ben": 12, "Interloper": 12},
+    },
+    {
+        "squabble": {"Ana": "8H", "Ben": "2S"},
+        "divvy": ("Ana", 6),
+        "seize": {"Interloper": "5H", "Ana": "5D", "Ben": "QH"},
+        "decide": [
+            {"type": "strumpet", "player": "Ben", "choice": "steal", "victim": "Interloper"},
+            {"type": "order", "player": "Ana", "order": ["Ana", "Interloper"]},
+            PICK_B,
+            PICK_B,
+            PICK_B,
+        ],
+        "after": {"Ana": 14, "Ben": 14, "Interloper": 14},
+    },
+    {
+        "squabble": {"Ana": "6D", "Ben": "9D"},
+        "divvy": ("Ben", 3),
+        "seize": {"Interloper": "JC", "Ana": "8C", "Ben": "3H"},
+        "decide": [dict(PICK_A, pieces=2)],
+        "after": {"Ana": 16, "Ben": 17, "Interloper": 16},
+    },
 ]
-
 
 
 def round_actions(script: dict) -> list[dict]:
@@ -110,8 +173,9 @@ def play_rounds(purser, sid: int, rounds: list[dict]) -> list[dict]:
     return [e for r in results for e in r["events"]]
 
 
-def weigh_off(purser, sid: int, due: dict, scale, pieces: dict[str, list[float]],
-              shed: dict[str, list[float]]) -> list[dict]:
+def weigh_off(
+    purser, sid: int, due: dict, scale, pieces: dict[str, list[float]], shed: dict[str, list[float]]
+) -> list[dict]:
     """Weigh whatever is due on the simulated balance until the weigh-off is over.
 
     ``due`` maps who is due on the pan now to their pan; the events of each batch say who
@@ -154,7 +218,7 @@ def check_rounds(state: dict, rounds: list[dict]) -> None:
     history = state["summary"]["detail"]["history"]
     assert len(history) == 7
     totals = dict.fromkeys(rounds[0]["after"], 0)
-    for script, record in zip(rounds, history):
+    for script, record in zip(rounds, history, strict=False):
         for name, gained in record["gained"].items():
             totals[name] += gained
         assert totals == script["after"], f"round {record['round']}"
@@ -183,7 +247,7 @@ def test_five_player_game_to_a_near_tie_on_one_pan(purser):
     }
     assert sum(map(len, pieces.values())) == 49 and sum(pieces["Dee"]) == sum(pieces["Eve"]) == 130.0
     shed = {"Dee": [12.0], "Eve": [4.0], "Ana": [], "Ben": [], "Cy": []}
-    due = {name: 0 for name in detail["weighoff"]["waiting"]}
+    due = dict.fromkeys(detail["weighoff"]["waiting"], 0)
     assert list(due) == list(FIVE)
     with open_scale("sim://?clock=virtual&seed=7") as scale:
         events = weigh_off(purser, sid, due, scale, pieces, shed)
@@ -250,8 +314,14 @@ def test_weighing_through_the_session_from_the_scale(tmp_path):
     """`"from": "scale"` resolved by the session's own simulated balance, then applied."""
     url = "sim://?clock=virtual&seed=5&channels=2&pieces=10,12.5,9&pieces1=11,11"
     with Store.open(tmp_path / "purser.db") as store:
-        session = TableSession.create(store, "seven-seize", ["Ana", "Ben"], {"balance": "two_pans",
-                                      "interloper_weighs": False}, seed=2, hardware={"scale": url})
+        session = TableSession.create(
+            store,
+            "seven-seize",
+            ["Ana", "Ben"],
+            {"balance": "two_pans", "interloper_weighs": False},
+            seed=2,
+            hardware={"scale": url},
+        )
         try:
             while session.state.phase != "weighoff":
                 session.apply(session.legal_actions()[0])

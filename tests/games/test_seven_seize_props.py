@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from companion.games import IllegalAction, resolve_config
 from companion.games import seven_seize as game
-from companion.games.seize_phases import table_cards
+from companion.games.seven_seize.phases import table_cards
 from companion.session.replay import replay
 
 RULE_CHOICES = {
@@ -26,13 +26,28 @@ RULE_CHOICES = {
 rules_st = st.fixed_dictionaries({k: st.sampled_from(v) for k, v in RULE_CHOICES.items()})
 
 
-def _weigh(action: dict, data: st.DataObject) -> dict:
-    """A concrete weigh action for a listed ``"from": "scale"`` one: typed grams or a weighing."""
-    grams = data.draw(st.floats(0.0, 400.0, allow_nan=False), label="grams")
+def _weigh(action: dict, state, weights: dict, data: st.DataObject) -> dict:
+    """A concrete weigh action for a listed ``"from": "scale"`` one: typed grams or a weighing.
+
+    Each collection is real booty: pieces of 1-8 g drawn once, and a tie-break takes the
+    last pieces off first, so every reading is one the pieces on the pan can give.
+    """
+    name = action["player"]
+    wo = state.weighoff
+    if name not in weights:
+        count = wo.pieces[wo.contestants.index(name)]
+        weights[name] = [data.draw(st.floats(1.0, 8.0), label="piece") for _ in range(count)]
+    grams = round(sum(weights[name][: wo.on_pan(name)]), 2)
     if data.draw(st.booleans(), label="from scale"):
         u = data.draw(st.floats(0.001, 0.5), label="u")
-        weighing = {"grams": grams, "uncertainty_g": u, "samples": 40, "channel": action["channel"],
-                    "calibration": "test", "raw_counts": [1, 2, 3]}
+        weighing = {
+            "grams": grams,
+            "uncertainty_g": u,
+            "samples": 40,
+            "channel": action["channel"],
+            "calibration": "test",
+            "raw_counts": [1, 2, 3],
+        }
         return {"type": "weigh", "player": action["player"], "weighing": weighing}
     return {"type": "weigh", "player": action["player"], "grams": grams}
 
@@ -42,13 +57,14 @@ def _random_game(n: int, rules: dict, data: st.DataObject):
     players = [f"P{i}" for i in range(n)]
     state = game.initial_state(config, players, seed=n)
     states, journal = [state], []
+    weights: dict = {}
     while True:
         actions = game.legal_actions(state)
         if not actions:
             break
         action = actions[data.draw(st.integers(0, len(actions) - 1), label="action")]
         if "from" in action:
-            action = _weigh(action, data)
+            action = _weigh(action, state, weights, data)
         state, events = game.apply(state, action)
         json.dumps(events)
         journal.append(action)
@@ -91,14 +107,35 @@ json_values = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=8,
 )
-fields = st.sampled_from(["player", "card", "red", "black", "captain", "order", "choice", "victim", "for",
-                          "returned", "pieces", "stash", "grams", "uncertainty_g", "pips", "weighing"])
+fields = st.sampled_from(
+    [
+        "player",
+        "card",
+        "red",
+        "black",
+        "captain",
+        "order",
+        "choice",
+        "victim",
+        "for",
+        "returned",
+        "pieces",
+        "stash",
+        "grams",
+        "uncertainty_g",
+        "pips",
+        "weighing",
+    ]
+)
 kinds = st.sampled_from(["reveal", "captain", "divvy", "order", "quartermaster", "strumpet", "pick", "weigh", "x"])
 
 
 @settings(max_examples=300, deadline=None)
-@given(kind=kinds, body=st.dictionaries(fields, json_values | st.sampled_from(["Ana", "Ben", "QH", "red"]), max_size=5),
-       phase=st.integers(0, 4))
+@given(
+    kind=kinds,
+    body=st.dictionaries(fields, json_values | st.sampled_from(["Ana", "Ben", "QH", "red"]), max_size=5),
+    phase=st.integers(0, 4),
+)
 def test_arbitrary_actions_are_refused_cleanly_or_accepted(kind, body, phase):
     state = _states()[phase]
     try:

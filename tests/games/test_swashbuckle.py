@@ -87,7 +87,7 @@ def test_a_captain_who_is_not_seated_changes_nothing():
     "dice, starter",
     [
         ({"Ana": 3, "Ben": 5, "Cy": 2}, "Ben"),
-        ({"Ana": 6, "Ben": 6, "Cy": 2}, "Cy"),      # tied sixes count 0
+        ({"Ana": 6, "Ben": 6, "Cy": 2}, "Cy"),  # tied sixes count 0
         ({"Ana": 1, "Ben": 4, "Cy": 4}, "Ana"),
     ],
 )
@@ -308,7 +308,9 @@ def test_piracy_rolls_all_five_again_and_steals_the_sum_from_a_chosen_player():
     t.score("Ana", "piracy")
     assert t.state.turn.piracy and "Piracy!" in t.summary.prompt
     t.refused("Piracy roll", type="score", player="Ana", box="flotsam")
-    t.refused("held before the first roll", type="roll", player="Ana", keep=[2], dice=[1, 2, 3, 4])
+    t.refused(
+        "the Piracy roll is all five dice: nothing can be held", type="roll", player="Ana", keep=[2], dice=[1, 2, 3, 4]
+    )
     t.roll("Ana", [6, 6, 5, 4, 1])
     assert "choose whom to pillage (Ben, Cy)" in t.summary.prompt
     t.refused("single roll", type="roll", player="Ana", dice=[1, 2, 3, 4, 5])
@@ -374,7 +376,64 @@ def test_piracy_with_nobody_left_to_pillage_still_scores():
     t.turn("Solo", [2, 3, 4, 5, 6], "piracy")
     t.roll("Solo", [5, 5, 6, 6, 1])
     t.do(type="pillage", player="Solo")
-    assert t.box("Solo", "piracy") == 23 and "nobody is left" in texts(t.events)
+    assert t.box("Solo", "piracy") == 23 and "nobody else is playing" in texts(t.events)
+
+
+def test_a_solo_piracy_roll_is_scored_not_pillaged():
+    t = Table(("Solo",))
+    t.turn("Solo", [2, 3, 4, 5, 6], "piracy")
+    t.roll("Solo", [5, 5, 6, 6, 1])
+    prompt = t.summary.prompt
+    assert "score it in Piracy (nobody else is playing)" in prompt and "pillage" not in prompt
+    actions = SWASH.legal_actions(t.state)
+    assert {"type": "score", "player": "Solo", "box": "piracy"} in actions
+    assert not [a for a in actions if a["type"] == "pillage"]
+    t.score("Solo", "piracy")
+    assert t.box("Solo", "piracy") == 23 and t.state.turn.dice.rolls == 0
+
+
+def test_a_piracy_roll_with_one_pirate_to_pillage_names_them():
+    t = Table(("Ana", "Ben"))
+    t.turn("Ana", [2, 3, 4, 5, 6], "piracy")
+    t.roll("Ana", [5, 5, 6, 6, 1])  # Hornswaggle is still open, so the table is asked
+    assert "pillage Ben or Hornswaggle one more roll" in t.summary.prompt
+    t.refused("goes in Piracy, not another box", type="score", player="Ana", box="flotsam")
+
+
+@pytest.mark.parametrize("rule", ["each_way", "either"])
+def test_pillage_once_house_rule(rule):
+    t = Table(("Ana", "Ben", "Cy"), pillage_once=rule)
+    t.turn("Ana", [2, 3, 4, 5, 6], "piracy")
+    t.roll("Ana", [1, 1, 1, 1, 2])
+    t.do(type="pillage", player="Ana", target="Cy")  # Ana has pillaged; Cy has been pillaged
+    t.turn("Ben", [1, 2, 3, 4, 5], "piracy")
+    t.roll("Ben", [3, 3, 3, 3, 4])
+    targets = [a.get("target") for a in SWASH.legal_actions(t.state) if a["type"] == "pillage"]
+    if rule == "each_way":  # Ana pillaged, but has not been pillaged: she still may be
+        assert targets == [None] and "pillage Ana" in t.summary.prompt
+        t.do(type="pillage", player="Ben")
+        assert t.sheet("Ana")["pillaged_by"] == "Ben"
+    else:  # Ana has pillaged, Cy has been pillaged: nobody is left for Ben
+        assert "cannot be pillaged (house rule pillage_once=either)" in str(
+            _refusal(t, type="pillage", player="Ben", target="Ana")
+        )
+        assert targets == [] and "score it in Piracy (nobody is left to pillage)" in t.summary.prompt
+        t.score("Ben", "piracy")
+        assert t.sheet("Ana")["pillaged_by"] is None
+    t.turn("Cy", [2, 3, 4, 5, 6], "piracy")
+    t.roll("Cy", [6, 6, 6, 6, 5])
+    if rule == "each_way":
+        assert "pillage Ben" in t.summary.prompt
+    else:
+        assert "Cy has been pillaged, so pillages nobody (house rule pillage_once=either)" in t.summary.prompt
+        t.score("Cy", "piracy")
+        assert t.box("Cy", "piracy") == 29 and t.sheet("Ben")["pillaged_by"] is None
+
+
+def _refusal(t, **action):
+    with pytest.raises(IllegalAction) as caught:
+        SWASH.apply(t.state, action)
+    return caught.value
 
 
 def test_a_captain_loses_double_when_the_table_says_so():
@@ -438,11 +497,21 @@ def _play_out(t, player, plan):
 
 
 SOLO_PLAN = [
-    ([1, 1, 1, 1, 2], "ones"), ([2, 2, 2, 2, 1], "twos"), ([3, 3, 3, 3, 1], "threes"), ([4, 4, 4, 4, 1], "fours"),
-    ([5, 5, 5, 5, 1], "fives"), ([6, 6, 6, 6, 1], "sixes"), ([6, 6, 6, 1, 2], "three_alike"),
-    ([5, 5, 5, 5, 6], "four_alike"), ([1, 1, 1, 1, 6], "aces_high"), ([2, 2, 3, 3, 3], "full_boat"),
-    ([1, 2, 3, 4, 6], "succession_4"), ([2, 3, 4, 5, 6], "succession_5"), ([1, 1, 2, 2, 2], "pieces_of_8"),
-    ([6, 6, 5, 5, 4], "flotsam"), ([4, 4, 4, 4, 4], "swashbuckle"),
+    ([1, 1, 1, 1, 2], "ones"),
+    ([2, 2, 2, 2, 1], "twos"),
+    ([3, 3, 3, 3, 1], "threes"),
+    ([4, 4, 4, 4, 1], "fours"),
+    ([5, 5, 5, 5, 1], "fives"),
+    ([6, 6, 6, 6, 1], "sixes"),
+    ([6, 6, 6, 1, 2], "three_alike"),
+    ([5, 5, 5, 5, 6], "four_alike"),
+    ([1, 1, 1, 1, 6], "aces_high"),
+    ([2, 2, 3, 3, 3], "full_boat"),
+    ([1, 2, 3, 4, 6], "succession_4"),
+    ([2, 3, 4, 5, 6], "succession_5"),
+    ([1, 1, 2, 2, 2], "pieces_of_8"),
+    ([6, 6, 5, 5, 4], "flotsam"),
+    ([4, 4, 4, 4, 4], "swashbuckle"),
 ]
 
 
@@ -477,7 +546,7 @@ def test_perfect_storm_plays_every_column_and_asks_which():
     t.score("Ana", "full_boat")  # only column 1 is left open for it
     assert t.box("Ana", "full_boat", column=0) == 25
     turns = 2
-    while not t.state.phase == "over":
+    while t.state.phase != "over":
         t.roll("Ana", [1, 2, 3, 5, 6])
         action = next(a for a in SWASH.legal_actions(t.state) if a["type"] == "score")
         t.do(**action)
@@ -494,8 +563,10 @@ def test_perfect_storm_plays_every_column_and_asks_which():
 
 def test_camera_dice_that_are_unsure_must_be_confirmed_before_anything_is_decided():
     t = Table()
-    camera = {"dice": [{"value": v, "box": [0, 0, 1, 1], "confidence": 0.5, "unsure": v == 3}
-                       for v in (1, 1, 1, 3, 3)], "unsure": 2}
+    camera = {
+        "dice": [{"value": v, "box": [0, 0, 1, 1], "confidence": 0.5, "unsure": v == 3} for v in (1, 1, 1, 3, 3)],
+        "unsure": 2,
+    }
     t.roll("Ana", None, detections=camera)
     assert t.state.turn.dice.pending is not None and "confirm" in t.summary.prompt
     assert SWASH.legal_actions(t.state)[0] == {"type": "confirm", "player": "Ana", "dice": [1, 1, 1, 3, 3]}

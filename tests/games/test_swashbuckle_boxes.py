@@ -9,8 +9,22 @@ from companion.games.scoresheet.rules import ExtraRoll
 
 SHEET = sheet("swashbuckle")
 KEYS = (
-    "ones", "twos", "threes", "fours", "fives", "sixes", "three_alike", "four_alike", "aces_high", "full_boat",
-    "succession_4", "succession_5", "pieces_of_8", "flotsam", "piracy", "swashbuckle",
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "three_alike",
+    "four_alike",
+    "aces_high",
+    "full_boat",
+    "succession_4",
+    "succession_5",
+    "pieces_of_8",
+    "flotsam",
+    "piracy",
+    "swashbuckle",
 )
 
 
@@ -29,7 +43,7 @@ def row(dice, cursed=False, sheet_=SHEET):
 
 def expect(**nonzero):
     """A full row: every box 0 (Piracy not qualifying) except those given."""
-    base = {k: 0 for k in KEYS}
+    base = dict.fromkeys(KEYS, 0)
     base["piracy"] = False
     base.update(nonzero)
     return base
@@ -56,18 +70,28 @@ def test_the_sheet_has_sixteen_boxes_in_printed_order_with_crows_nest_and_bilge(
         ([1, 3, 4, 5, 6], expect(ones=1, threes=3, fours=4, fives=5, sixes=6, succession_4=30, flotsam=19)),
         ([1, 2, 3, 5, 6], expect(ones=1, twos=2, threes=3, fives=5, sixes=6, flotsam=17)),  # no run of 4
         # five in a row: Succession of 5, also of 4, and Piracy
-        ([1, 2, 3, 4, 5], expect(ones=1, twos=2, threes=3, fours=4, fives=5, succession_4=30, succession_5=40,
-                                 flotsam=15, piracy=True)),
-        ([2, 3, 4, 5, 6], expect(twos=2, threes=3, fours=4, fives=5, sixes=6, succession_4=30, succession_5=40,
-                                 flotsam=20, piracy=True)),
+        (
+            [1, 2, 3, 4, 5],
+            expect(
+                ones=1, twos=2, threes=3, fours=4, fives=5, succession_4=30, succession_5=40, flotsam=15, piracy=True
+            ),
+        ),
+        (
+            [2, 3, 4, 5, 6],
+            expect(
+                twos=2, threes=3, fours=4, fives=5, sixes=6, succession_4=30, succession_5=40, flotsam=20, piracy=True
+            ),
+        ),
         # four alike (not five)
         ([5, 5, 5, 5, 2], expect(twos=2, fives=20, three_alike=22, four_alike=22, flotsam=22)),
         # Aces High: four or more ones, exactly
         ([1, 1, 1, 1, 6], expect(ones=4, sixes=6, three_alike=10, four_alike=10, aces_high=40, flotsam=10)),
         ([1, 1, 1, 6, 6], expect(ones=3, sixes=12, three_alike=15, full_boat=25, flotsam=15)),
         # Pieces of 8: the dice add up to exactly 8
-        ([1, 1, 1, 1, 4], expect(ones=4, fours=4, three_alike=8, four_alike=8, aces_high=40, pieces_of_8=30,
-                                 flotsam=8)),
+        (
+            [1, 1, 1, 1, 4],
+            expect(ones=4, fours=4, three_alike=8, four_alike=8, aces_high=40, pieces_of_8=30, flotsam=8),
+        ),
         ([1, 1, 2, 2, 2], expect(ones=2, twos=6, three_alike=8, full_boat=25, pieces_of_8=30, flotsam=8)),
         ([1, 1, 1, 2, 3], expect(ones=3, twos=2, threes=3, three_alike=8, pieces_of_8=30, flotsam=8)),
         ([1, 1, 1, 1, 3], expect(ones=4, threes=3, three_alike=7, four_alike=7, aces_high=40, flotsam=7)),  # 7
@@ -82,10 +106,16 @@ def test_every_box_for_a_roll(dice, expected):
 
 @pytest.mark.parametrize("face", [1, 2, 3, 4, 5, 6])
 def test_five_of_a_kind_in_every_box(face):
-    faces = dict(zip(KEYS[:6], [0] * 6))
+    faces = dict(zip(KEYS[:6], [0] * 6, strict=False))
     faces[KEYS[face - 1]] = 5 * face
-    expected = expect(**faces, three_alike=5 * face, four_alike=5 * face, flotsam=5 * face, swashbuckle=50,
-                      aces_high=40 if face == 1 else 0)
+    expected = expect(
+        **faces,
+        three_alike=5 * face,
+        four_alike=5 * face,
+        flotsam=5 * face,
+        swashbuckle=50,
+        aces_high=40 if face == 1 else 0,
+    )
     # not a Full Boat ("full house for card players"), no straight, never a total of 8
     assert row([face] * 5) == expected
 
@@ -125,17 +155,23 @@ def test_cursed_four_dice(dice, expected):
 )
 def test_open_point_values_are_settings(key, setting, value):
     table = sheet("swashbuckle", {setting: value})
-    dice = {"succession_4": [1, 2, 3, 4, 6], "succession_5": [1, 2, 3, 4, 5], "aces_high": [1, 1, 1, 1, 2],
-            "pieces_of_8": [1, 1, 2, 2, 2], "full_boat": [3, 3, 3, 2, 2], "swashbuckle": [2] * 5}[key]
+    dice = {
+        "succession_4": [1, 2, 3, 4, 6],
+        "succession_5": [1, 2, 3, 4, 5],
+        "aces_high": [1, 1, 1, 1, 2],
+        "pieces_of_8": [1, 1, 2, 2, 2],
+        "full_boat": [3, 3, 3, 2, 2],
+        "swashbuckle": [2] * 5,
+    }[key]
     assert row(dice, sheet_=table)[key] == value
 
 
 @pytest.mark.parametrize(
     "upper, subtotal, blimey",
     [
-        ((), 0, 0),                                   # empty sheet
-        ((3, 6, 9, 16, 15, 18), 67, 0),               # 67 is not higher than 67
-        ((4, 6, 9, 16, 15, 18), 68, 45),              # 68 is
+        ((), 0, 0),  # empty sheet
+        ((3, 6, 9, 16, 15, 18), 67, 0),  # 67 is not higher than 67
+        ((4, 6, 9, 16, 15, 18), 68, 45),  # 68 is
         ((5, 10, 15, 20, 25, 30), 105, 45),
     ],
 )
@@ -173,11 +209,14 @@ def test_swashbuckle_bonus_tally_is_50_per_mark():
     assert (column.marks, t.extra_five_bonus, t.lower_total) == (2, 100, 50 + 30 + 30 + 100)
 
 
-@pytest.mark.parametrize("after, scuttleable", [
-    ("swashbuckle", KEYS),
-    ("flotsam", KEYS[:14]),
-    ("sixes", KEYS[:6]),
-])
+@pytest.mark.parametrize(
+    "after, scuttleable",
+    [
+        ("swashbuckle", KEYS),
+        ("flotsam", KEYS[:14]),
+        ("sixes", KEYS[:6]),
+    ],
+)
 def test_waterline_setting_decides_which_boxes_can_be_scuttled(after, scuttleable):
     table = sheet("swashbuckle", {"waterline_after": after})
     assert tuple(b.key for b in table.boxes if b.scuttle) == scuttleable

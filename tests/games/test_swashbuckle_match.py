@@ -27,63 +27,79 @@ def turn(player, dice, box):
 # Seating Ana, Ben, Cy. Roll-off: Ana 5, Ben 5 (tied: both count 0), Cy 2 -> Cy starts,
 # then Ana, then Ben. Each list is one player's 16 turns in order.
 CY = [
-    turn("Cy", [6, 6, 6, 6, 6], "swashbuckle"),                      # 50
-    turn("Cy", [6, 6, 6, 6, 6], "sixes"),                            # 30 + X
-    [roll("Cy", [1, 2, 3, 4, 5]), score("Cy", "piracy"),
-     roll("Cy", [6, 6, 5, 5, 4]), {"type": "pillage", "player": "Cy", "target": "Ana"}],   # 26 from Ana
-    turn("Cy", [5, 5, 5, 2, 2], "full_boat"),                        # 25
-    turn("Cy", [5, 5, 5, 5, 1], "fives"),                            # 20
-    turn("Cy", [4, 4, 4, 4, 2], "fours"),                            # 16
-    turn("Cy", [3, 3, 3, 3, 6], "threes"),                           # 12
-    turn("Cy", [2, 2, 2, 2, 1], "twos"),                             # 8
-    turn("Cy", [1, 1, 1, 1, 1], "aces_high"),                        # 40 + X
-    turn("Cy", [6, 6, 6, 5, 4], "three_alike"),                      # 27
-    turn("Cy", [6, 6, 6, 6, 5], "four_alike"),                       # 29
-    turn("Cy", [2, 3, 4, 5, 5], "succession_4"),                     # 30
-    turn("Cy", [2, 3, 4, 5, 6], "succession_5"),                     # 40
-    turn("Cy", [1, 1, 2, 2, 2], "pieces_of_8"),                      # 30
-    turn("Cy", [6, 6, 5, 5, 3], "flotsam"),                          # 25
-    turn("Cy", [1, 1, 1, 1, 2], "ones"),                             # 4
+    turn("Cy", [6, 6, 6, 6, 6], "swashbuckle"),  # 50
+    turn("Cy", [6, 6, 6, 6, 6], "sixes"),  # 30 + X
+    [
+        roll("Cy", [1, 2, 3, 4, 5]),
+        score("Cy", "piracy"),
+        roll("Cy", [6, 6, 5, 5, 4]),
+        {"type": "pillage", "player": "Cy", "target": "Ana"},
+    ],  # 26 from Ana
+    turn("Cy", [5, 5, 5, 2, 2], "full_boat"),  # 25
+    turn("Cy", [5, 5, 5, 5, 1], "fives"),  # 20
+    turn("Cy", [4, 4, 4, 4, 2], "fours"),  # 16
+    turn("Cy", [3, 3, 3, 3, 6], "threes"),  # 12
+    turn("Cy", [2, 2, 2, 2, 1], "twos"),  # 8
+    turn("Cy", [1, 1, 1, 1, 1], "aces_high"),  # 40 + X
+    turn("Cy", [6, 6, 6, 5, 4], "three_alike"),  # 27
+    turn("Cy", [6, 6, 6, 6, 5], "four_alike"),  # 29
+    turn("Cy", [2, 3, 4, 5, 5], "succession_4"),  # 30
+    turn("Cy", [2, 3, 4, 5, 6], "succession_5"),  # 40
+    turn("Cy", [1, 1, 2, 2, 2], "pieces_of_8"),  # 30
+    turn("Cy", [6, 6, 5, 5, 3], "flotsam"),  # 25
+    turn("Cy", [1, 1, 1, 1, 2], "ones"),  # 4
 ]
 ANA = [
-    turn("Ana", [1, 1, 1, 3, 3], "full_boat") + [{"type": "curse", "player": "Ana", "target": "Ben"}],  # 25
-    [roll("Ana", [6, 6, 2, 3, 1]), roll("Ana", [6, 4, 1], keep=[6, 6]), roll("Ana", [6, 2], keep=[6, 6, 6]),
-     roll("Ana", [6], keep=[6, 6, 6, 6], hornswaggle=True), score("Ana", "swashbuckle")],          # 50, -15
-    turn("Ana", [4, 4, 4, 4, 4], "fours"),                           # 20 + X
-    turn("Ana", [3, 3, 3, 1, 2], "threes"),                          # 9
-    turn("Ana", [5, 5, 5, 1, 2], "fives"),                           # 15
-    turn("Ana", [6, 6, 6, 2, 1], "sixes"),                           # 18
-    turn("Ana", [2, 2, 2, 6, 6], "twos"),                            # 6
-    turn("Ana", [1, 1, 1, 5, 6], "ones"),                            # 3
-    turn("Ana", [5, 5, 5, 6, 6], "three_alike"),                     # 27
-    turn("Ana", [3, 3, 3, 3, 2], "four_alike"),                      # 14
-    turn("Ana", [1, 2, 3, 4, 6], "succession_4"),                    # 30
-    turn("Ana", [1, 2, 3, 4, 5], "succession_5"),                    # 40
-    turn("Ana", [1, 1, 1, 1, 5], "aces_high"),                       # 40
-    turn("Ana", [2, 4, 6, 6, 3], "flotsam"),                         # 21
-    turn("Ana", [2, 3, 4, 6, 6], "piracy"),                          # nothing scores: scuttled, 0
-    turn("Ana", [1, 1, 2, 2, 2], "pieces_of_8"),                     # 30
+    [*turn("Ana", [1, 1, 1, 3, 3], "full_boat"), {"type": "curse", "player": "Ana", "target": "Ben"}],  # 25
+    [
+        roll("Ana", [6, 6, 2, 3, 1]),
+        roll("Ana", [6, 4, 1], keep=[6, 6]),
+        roll("Ana", [6, 2], keep=[6, 6, 6]),
+        roll("Ana", [6], keep=[6, 6, 6, 6], hornswaggle=True),
+        score("Ana", "swashbuckle"),
+    ],  # 50, -15
+    turn("Ana", [4, 4, 4, 4, 4], "fours"),  # 20 + X
+    turn("Ana", [3, 3, 3, 1, 2], "threes"),  # 9
+    turn("Ana", [5, 5, 5, 1, 2], "fives"),  # 15
+    turn("Ana", [6, 6, 6, 2, 1], "sixes"),  # 18
+    turn("Ana", [2, 2, 2, 6, 6], "twos"),  # 6
+    turn("Ana", [1, 1, 1, 5, 6], "ones"),  # 3
+    turn("Ana", [5, 5, 5, 6, 6], "three_alike"),  # 27
+    turn("Ana", [3, 3, 3, 3, 2], "four_alike"),  # 14
+    turn("Ana", [1, 2, 3, 4, 6], "succession_4"),  # 30
+    turn("Ana", [1, 2, 3, 4, 5], "succession_5"),  # 40
+    turn("Ana", [1, 1, 1, 1, 5], "aces_high"),  # 40
+    turn("Ana", [2, 4, 6, 6, 3], "flotsam"),  # 21
+    turn("Ana", [2, 3, 4, 6, 6], "piracy"),  # nothing scores: scuttled, 0
+    turn("Ana", [1, 1, 2, 2, 2], "pieces_of_8"),  # 30
 ]
 BEN = [
-    [roll("Ben", [4, 4, 4, 2, 5]),                                   # cursed, but rolled five dice
-     {"type": "remind", "player": "Cy", "remove": 5},               # reminded: Ana's pick, the 5, goes
-     roll("Ben", [4], keep=[4, 4, 4]), score("Ben", "four_alike")],  # 4 4 4 4 cursed: 16 x 2 = 32
-    [roll("Ben", [2, 3, 4, 5, 6]), score("Ben", "piracy"),
-     roll("Ben", [3, 3, 4, 4, 5]), {"type": "pillage", "player": "Ben", "target": "Cy"}],   # 19 from Cy
-    turn("Ben", [1, 1, 1, 2, 2], "full_boat"),                       # 25
-    turn("Ben", [6, 6, 6, 1, 2], "sixes"),                           # 18
-    turn("Ben", [5, 5, 1, 2, 3], "fives"),                           # 10
-    turn("Ben", [4, 4, 1, 2, 6], "fours"),                           # 8
-    turn("Ben", [3, 3, 1, 2, 6], "threes"),                          # 6
-    turn("Ben", [2, 2, 1, 5, 6], "twos"),                            # 4
-    turn("Ben", [1, 5, 5, 6, 6], "ones"),                            # 1
-    turn("Ben", [6, 6, 6, 5, 5], "three_alike"),                     # 28
-    turn("Ben", [1, 2, 3, 4, 6], "succession_4"),                    # 30
-    turn("Ben", [2, 3, 4, 5, 6], "succession_5"),                    # 40
-    turn("Ben", [1, 1, 1, 1, 4], "aces_high"),                       # 40
-    turn("Ben", [1, 1, 1, 1, 4], "pieces_of_8"),                     # 30
-    turn("Ben", [5, 5, 6, 6, 6], "flotsam"),                         # 28
-    turn("Ben", [3, 3, 3, 3, 3], "swashbuckle"),                     # 50 (his first: no X)
+    [
+        roll("Ben", [4, 4, 4, 2, 5]),  # cursed, but rolled five dice
+        {"type": "remind", "player": "Cy", "remove": 5},  # reminded: Ana's pick, the 5, goes
+        roll("Ben", [4], keep=[4, 4, 4]),
+        score("Ben", "four_alike"),
+    ],  # 4 4 4 4 cursed: 16 x 2 = 32
+    [
+        roll("Ben", [2, 3, 4, 5, 6]),
+        score("Ben", "piracy"),
+        roll("Ben", [3, 3, 4, 4, 5]),
+        {"type": "pillage", "player": "Ben", "target": "Cy"},
+    ],  # 19 from Cy
+    turn("Ben", [1, 1, 1, 2, 2], "full_boat"),  # 25
+    turn("Ben", [6, 6, 6, 1, 2], "sixes"),  # 18
+    turn("Ben", [5, 5, 1, 2, 3], "fives"),  # 10
+    turn("Ben", [4, 4, 1, 2, 6], "fours"),  # 8
+    turn("Ben", [3, 3, 1, 2, 6], "threes"),  # 6
+    turn("Ben", [2, 2, 1, 5, 6], "twos"),  # 4
+    turn("Ben", [1, 5, 5, 6, 6], "ones"),  # 1
+    turn("Ben", [6, 6, 6, 5, 5], "three_alike"),  # 28
+    turn("Ben", [1, 2, 3, 4, 6], "succession_4"),  # 30
+    turn("Ben", [2, 3, 4, 5, 6], "succession_5"),  # 40
+    turn("Ben", [1, 1, 1, 1, 4], "aces_high"),  # 40
+    turn("Ben", [1, 1, 1, 1, 4], "pieces_of_8"),  # 30
+    turn("Ben", [5, 5, 6, 6, 6], "flotsam"),  # 28
+    turn("Ben", [3, 3, 3, 3, 3], "swashbuckle"),  # 50 (his first: no X)
 ]
 
 # The totals, by hand:
@@ -160,3 +176,43 @@ def test_a_three_player_match_through_purser_play(purser):
         assert all("titles" not in p.profile for p in store.players())
         first.redo()
         assert store.player("Cy").profile["titles"] == {"swashbuckle": "Captain"}
+
+
+def _solo_davy_jones_match(store: Store, name: str) -> TableSession:
+    """A one-pirate match in which ``name`` becomes Davy Jones on the first turn."""
+    session = TableSession.create(store, "swashbuckle", [name], seed=1)
+    for action in (
+        {"type": "roll", "player": name, "dice": [1, 2, 3, 4, 5]},
+        {"type": "score", "player": name, "box": "piracy"},
+        {"type": "roll", "player": name, "dice": [6, 6, 6, 1, 2]},
+        {"type": "roll", "player": name, "keep": [6, 6, 6], "dice": [6, 6], "hornswaggle": True},
+    ):
+        session.apply(action)
+    while not session.summary().over:
+        session.apply({"type": "roll", "player": name, "dice": [1, 1, 2, 3, 5]})
+        session.apply(next(a for a in session.legal_actions() if a["type"] == "score"))
+    return session
+
+
+def test_davy_jones_sticks_to_the_profile_the_standings_and_the_next_match(tmp_path):
+    with Store.open(tmp_path / "purser.db") as store:
+        first = _solo_davy_jones_match(store, "Ana")
+        summary = first.summary()
+        assert summary.detail["davy_jones"] == "Ana"
+        assert summary.detail["standings"][0]["shown_as"] == "Ana (Davy Jones)"
+        assert summary.prompt.startswith("Match over: Ana (Davy Jones) wins")
+        profile = store.player("Ana").profile
+        assert profile["swashbuckle"]["pirate_name"] == "Davy Jones"
+        assert profile["titles"]["swashbuckle"].endswith("Davy Jones")
+
+        nxt = TableSession.create(store, "swashbuckle", ["Ben", "Ana"], seed=2)
+        assert nxt.config["davy_jones"] == "Ana"
+        detail = nxt.summary().detail
+        assert detail["davy_jones"] == "Ana" and detail["pirates"]["Ana"]["pirate_name"] == "Davy Jones"
+
+        # a new Davy Jones rises: the original must choose another pirate name
+        _solo_davy_jones_match(store, "Cy")
+        assert store.player("Cy").profile["swashbuckle"]["pirate_name"] == "Davy Jones"
+        ana = store.player("Ana").profile["swashbuckle"]
+        assert ana["pirate_name"] is None and ana["must_rename"] is True
+        assert TableSession.create(store, "swashbuckle", ["Ana", "Ben"], seed=3).config["davy_jones"] == ""

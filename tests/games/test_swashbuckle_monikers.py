@@ -13,20 +13,36 @@ SWASH = find_game("swashbuckle")
 @pytest.mark.parametrize(
     "plunder, moniker",
     [
-        (-40, "shark_bait"), (0, "shark_bait"), (129, "shark_bait"),
-        (130, "knave"), (137, "knave"),
-        (138, "cabin_boy"), (146, "cabin_boy"),
-        (147, "scallywag"), (156, "scallywag"),
-        (157, "sea_hag"), (168, "sea_hag"),
-        (169, "rascalion"), (180, "rascalion"),
-        (181, None), (200, None), (228, None),
-        (229, "buccaneer"), (242, "buccaneer"),
-        (243, "seadog"), (254, "seadog"),
-        (255, "swashbuckler"), (266, "swashbuckler"),   # the rulebook's Sunnyseas: 255 -> Swashbuckler
-        (267, "coxswain"), (289, "coxswain"),
-        (290, "quartermaster"), (300, "quartermaster"),
-        (301, "first_mate"), (340, "first_mate"),
-        (341, "captain"), (500, "captain"),
+        (-40, "shark_bait"),
+        (0, "shark_bait"),
+        (129, "shark_bait"),
+        (130, "knave"),
+        (137, "knave"),
+        (138, "cabin_boy"),
+        (146, "cabin_boy"),
+        (147, "scallywag"),
+        (156, "scallywag"),
+        (157, "sea_hag"),
+        (168, "sea_hag"),
+        (169, "rascalion"),
+        (180, "rascalion"),
+        (181, None),
+        (200, None),
+        (228, None),
+        (229, "buccaneer"),
+        (242, "buccaneer"),
+        (243, "seadog"),
+        (254, "seadog"),
+        (255, "swashbuckler"),
+        (266, "swashbuckler"),  # the rulebook's Sunnyseas: 255 -> Swashbuckler
+        (267, "coxswain"),
+        (289, "coxswain"),
+        (290, "quartermaster"),
+        (300, "quartermaster"),
+        (301, "first_mate"),
+        (340, "first_mate"),
+        (341, "captain"),
+        (500, "captain"),
     ],
 )
 def test_each_moniker_boundary(plunder, moniker):
@@ -70,7 +86,7 @@ def test_equal_best_scores_the_first_captain_keeps_it():
     [
         ([], False),
         ([341, 341], False),
-        ([341, 341, 340], False),   # 340 is not more than 340
+        ([341, 341, 340], False),  # 340 is not more than 340
         ([341, 400, 341], True),
         ([341, 100, 350, 200, 345], True),
     ],
@@ -90,11 +106,11 @@ def test_scourge_comes_before_the_moniker():
     [
         ([(331, 2)] * 6, True),
         ([(331, 2)] * 5, False),
-        ([(331, 2)] * 3 + [(330, 2)] + [(331, 2)] * 3, False),       # 330 breaks the run
-        ([(331, 2)] * 3 + [(200, 1)] + [(331, 2)] * 3, True),        # a match with one opponent is skipped
-        ([(331, 1)] * 6, False),                                      # never against two others
+        ([(331, 2)] * 3 + [(330, 2)] + [(331, 2)] * 3, False),  # 330 breaks the run
+        ([(331, 2)] * 3 + [(200, 1)] + [(331, 2)] * 3, True),  # a match with one opponent is skipped
+        ([(331, 1)] * 6, False),  # never against two others
         ([(100, 3)] + [(331, 3)] * 6, True),
-        ([(331, 0)] * 6, False),                                      # solo matches
+        ([(331, 0)] * 6, False),  # solo matches
     ],
 )
 def test_kraken_after_six_matches_above_330_against_two_or_more(matches, kraken):
@@ -127,7 +143,24 @@ def test_titles_from_stored_results_read_the_moniker_plunder():
         ({}, {}),
         ({"Ana": {}, "Ben": {"swashbuckle": {"moniker": "first_mate"}}}, {}),
         ({"Ana": {}, "Ben": {"swashbuckle": {"moniker": "captain"}}}, {"captain": "Ben"}),
+        (
+            {"Ana": {"swashbuckle": {"pirate_name": "Davy Jones"}}, "Ben": {"swashbuckle": {"moniker": "captain"}}},
+            {"captain": "Ben", "davy_jones": "Ana"},
+        ),
     ],
 )
 def test_a_seated_captain_becomes_the_captain_setting(profiles, rules):
     assert SWASH.rules_from_profiles(profiles) == rules
+
+
+def test_the_last_davy_jones_keeps_the_name_and_earlier_ones_must_rename():
+    results = [
+        {"scores": {"Ana": 200.0, "Ben": 150.0}, "detail": {"davy_jones": "Ana"}},
+        {"scores": {"Cy": 260.0, "Ben": 150.0}, "detail": {"davy_jones": None}},  # Ana not seated: nothing changes
+    ]
+    found = SWASH.titles_from_results(results)
+    assert found["Ana"]["pirate_name"] == "Davy Jones" and found["Ana"]["title"] == "Davy Jones"
+    assert "pirate_name" not in found["Cy"]
+    found = SWASH.titles_from_results([*results, {"scores": {"Cy": 300.0}, "detail": {"davy_jones": "Cy"}}])
+    assert found["Cy"]["pirate_name"] == "Davy Jones" and found["Cy"]["title"] == "Quartermaster Davy Jones"
+    assert found["Ana"]["pirate_name"] is None and found["Ana"]["must_rename"] is True

@@ -14,14 +14,14 @@ from companion.games.scoresheet.sheet import UPPER
 from companion.session.replay import replay
 
 SWASH = find_game("swashbuckle")
-PROFILE = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                         HealthCheck.data_too_large])
+PROFILE = settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
 
 
 def dice_of(n):
     """Dice that make rare boxes come up: any dice, five alike, straights."""
-    options = [st.lists(st.integers(1, 6), min_size=n, max_size=n),
-               st.integers(1, 6).map(lambda f: [f] * n)]
+    options = [st.lists(st.integers(1, 6), min_size=n, max_size=n), st.integers(1, 6).map(lambda f: [f] * n)]
     if n == 5:
         options.append(st.sampled_from([[1, 2, 3, 4, 5], [6, 5, 4, 3, 2]]))
     if n >= 4:
@@ -53,8 +53,10 @@ def concrete(data, state, action):
     values = data.draw(dice_of(n))
     if action["type"] != "roll_off" and data.draw(st.integers(0, 7)) == 0:
         flags = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
-        action["detections"] = {"dice": [{"value": v, "unsure": f} for v, f in zip(values, flags)],
-                                "unsure": sum(flags)}
+        action["detections"] = {
+            "dice": [{"value": v, "unsure": f} for v, f in zip(values, flags, strict=False)],
+            "unsure": sum(flags),
+        }
     else:
         action["dice"] = values
     return action
@@ -66,36 +68,42 @@ def expected_total(state, seat):
     pirate = state.pirates[seat]
     total = 0
     for index, column in enumerate(pirate.columns):
-        upper = sum(s for b, s in zip(sheet.boxes, column.scores) if b.section == UPPER)
-        lower = sum(s for b, s in zip(sheet.boxes, column.scores) if b.section != UPPER)
+        upper = sum(s for b, s in zip(sheet.boxes, column.scores, strict=False) if b.section == UPPER)
+        lower = sum(s for b, s in zip(sheet.boxes, column.scores, strict=False) if b.section != UPPER)
         blimey = 45 if upper > 67 else 0
         smooth = 10 if all(s != 0 for s in column.scores) else 0
         total += upper + blimey + lower + 50 * column.marks + smooth + pirate.pillaged[index]
     return total - (15 if pirate.hornswaggle else 0) - pirate.penalties
 
 
-rules_st = st.fixed_dictionaries({
-    "who_starts": st.sampled_from(["roll_off", "seating"]),
-    "pillage_mode": st.sampled_from(["steal", "add"]),
-    "captain_double_pillage": st.booleans(),
-    "solo_challenge": st.booleans(),
-    "etiquette_penalty": st.booleans(),
-    "full_boat_five_alike": st.booleans(),
-    "waterline_after": st.sampled_from(["swashbuckle", "flotsam", "sixes"]),
-})
+rules_st = st.fixed_dictionaries(
+    {
+        "who_starts": st.sampled_from(["roll_off", "seating"]),
+        "pillage_mode": st.sampled_from(["steal", "add"]),
+        "captain_double_pillage": st.booleans(),
+        "solo_challenge": st.booleans(),
+        "etiquette_penalty": st.booleans(),
+        "full_boat_five_alike": st.booleans(),
+        "waterline_after": st.sampled_from(["swashbuckle", "flotsam", "sixes"]),
+    }
+)
 
 
 @PROFILE
-@given(data=st.data(), players=st.integers(1, 3), columns=st.sampled_from([1, 1, 1, 2]), rules=rules_st,
-       captain=st.integers(-1, 2))
-def test_any_legal_match_ends_after_sixteen_turns_per_column_with_honest_totals(data, players, columns, rules,
-                                                                                captain):
+@given(
+    data=st.data(),
+    players=st.integers(1, 3),
+    columns=st.sampled_from([1, 1, 1, 2]),
+    rules=rules_st,
+    captain=st.integers(-1, 2),
+)
+def test_any_legal_match_ends_after_sixteen_turns_per_column_with_honest_totals(data, players, columns, rules, captain):
     names = ["Ana", "Ben", "Cy"][:players]
     if columns > 1:
         names = names[:2]
     config = {**rules, "columns": columns, "captain": names[captain] if 0 <= captain < len(names) else ""}
     state = SWASH.initial_state(config, names, 11)
-    journal, scored = [], {n: 0 for n in names}
+    journal, scored = [], dict.fromkeys(names, 0)
     for _ in range(2000):
         if state.phase == "over":
             break
@@ -113,7 +121,7 @@ def test_any_legal_match_ends_after_sixteen_turns_per_column_with_honest_totals(
             if e["type"] == "piracy":
                 assert e["points"] > 0  # a scuttled Piracy box pillages nobody
     assert state.phase == "over"
-    assert scored == {n: 16 * columns for n in names}
+    assert scored == dict.fromkeys(names, 16 * columns)
     assert all(p.turns == 16 * columns and p.done for p in state.pirates)
     summary = SWASH.summary(state)
     for seat, name in enumerate(names):
@@ -123,4 +131,3 @@ def test_any_legal_match_ends_after_sixteen_turns_per_column_with_honest_totals(
     json.dumps(summary.to_json())
     states, _ = replay(SWASH, config, names, 11, journal)
     assert states[-1] == state
-

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games import IllegalAction
-from companion.games.weighoff import PIPS, Reading, WeighOff, compare, coverage_factor
+from companion.games.seven_seize.weighoff import PIPS, Reading, WeighOff, compare, coverage_factor
 
 
 def g(value: float, u: float = 0.05, channel: int | None = None) -> Reading:
@@ -29,6 +29,7 @@ def run(wo: WeighOff, weights: dict[str, list[float]], u: float = 0.05) -> tuple
 
 
 # -- comparing two readings --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("confidence, k", [(0.95, 1.959964), (0.99, 2.575829), (0.6826895, 1.0), (0.5, 0.674490)])
 def test_coverage_factor(confidence, k):
@@ -72,6 +73,7 @@ def test_the_confidence_level_moves_the_line(difference, at_95):
 
 # -- setting up -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "names, pieces, kwargs",
     [
@@ -97,6 +99,7 @@ def test_a_lone_collection_wins_unweighed_only_if_it_is_alone():
 
 
 # -- one pan ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "weights, cursed, queue, eliminated, winner",
@@ -206,13 +209,16 @@ def test_pips_are_exact_and_equal_pips_tie():
         wo.record("A", g(10.0))
     wo, _ = wo.record("A", Reading(30, 0, PIPS))
     wo, _ = wo.record("B", Reading(30, 0, PIPS))
-    assert wo.waiting() == ("A", "B") and "same count" in wo.instruction()
+    assert wo.waiting() == ("A", "B") and "level on 30 pips each" in wo.instruction()
+    assert "confidence" not in wo.instruction(), "an exact count has no confidence level"
+    assert "count again" in wo.instruction()
     wo, _ = wo.record("A", Reading(21, 0, PIPS))
     wo, _ = wo.record("B", Reading(22, 0, PIPS))
     assert wo.winners == ("B",)
 
 
 # -- two pans ---------------------------------------------------------------------------------
+
 
 def test_two_pans_contest_in_seat_order_and_weigh_both_each_time():
     wo, _ = WeighOff.start(["A", "B", "C"], [4, 4, 4], pans=2)
@@ -232,6 +238,7 @@ def test_two_pans_contest_in_seat_order_and_weigh_both_each_time():
 
 
 # -- ranking and JSON -------------------------------------------------------------------------
+
 
 def test_ranking_never_splits_level_collections():
     wo, _ = WeighOff.start(["A", "B", "C", "D"], [5, 5, 5, 5])

@@ -7,8 +7,20 @@ import pytest
 from companion.games import find_game
 from companion.games.scoresheet import Column, counts, options, sheet, tally
 
-KEYS = ("ones", "twos", "threes", "fours", "fives", "sixes", "full_house", "four_kind", "little_straight",
-        "big_straight", "choice", "yacht")
+KEYS = (
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "full_house",
+    "four_kind",
+    "little_straight",
+    "big_straight",
+    "choice",
+    "yacht",
+)
 YACHT = find_game("yacht")
 
 
@@ -31,11 +43,11 @@ def test_twelve_boxes_in_order():
     "dice, expected",
     [
         ([2, 2, 2, 5, 5], expect(twos=6, fives=10, full_house=16, choice=16)),  # Full House scores the sum
-        ([5, 5, 5, 5, 2], expect(twos=2, fives=20, four_kind=20, choice=22)),   # only the four matching dice
+        ([5, 5, 5, 5, 2], expect(twos=2, fives=20, four_kind=20, choice=22)),  # only the four matching dice
         ([1, 2, 3, 4, 5], expect(ones=1, twos=2, threes=3, fours=4, fives=5, little_straight=30, choice=15)),
         ([2, 3, 4, 5, 6], expect(twos=2, threes=3, fours=4, fives=5, sixes=6, big_straight=30, choice=20)),
         ([1, 2, 3, 4, 6], expect(ones=1, twos=2, threes=3, fours=4, sixes=6, choice=16)),  # no straight
-        ([1, 2, 3, 4, 4], expect(ones=1, twos=2, threes=3, fours=8, choice=14)),          # no small straight here
+        ([1, 2, 3, 4, 4], expect(ones=1, twos=2, threes=3, fours=8, choice=14)),  # no small straight here
         ([3, 3, 3, 1, 1], expect(ones=2, threes=9, full_house=11, choice=11)),
     ],
 )

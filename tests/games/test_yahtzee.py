@@ -7,8 +7,21 @@ import pytest
 from companion.games import IllegalAction, find_game
 from companion.games.scoresheet import Column, counts, options, sheet, tally
 
-KEYS = ("ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind", "full_house",
-        "small_straight", "large_straight", "yahtzee", "chance")
+KEYS = (
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "three_kind",
+    "four_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yahtzee",
+    "chance",
+)
 YAHTZEE = find_game("yahtzee")
 
 
@@ -45,10 +58,14 @@ def test_sheet_order_and_sections():
         ([1, 2, 3, 4, 4], expect(ones=1, twos=2, threes=3, fours=8, small_straight=30, chance=14)),
         ([3, 4, 5, 6, 6], expect(threes=3, fours=4, fives=5, sixes=12, small_straight=30, chance=24)),
         ([1, 3, 4, 5, 6], expect(ones=1, threes=3, fours=4, fives=5, sixes=6, small_straight=30, chance=19)),
-        ([1, 2, 3, 4, 5], expect(ones=1, twos=2, threes=3, fours=4, fives=5, small_straight=30,
-                                 large_straight=40, chance=15)),
-        ([2, 3, 4, 5, 6], expect(twos=2, threes=3, fours=4, fives=5, sixes=6, small_straight=30,
-                                 large_straight=40, chance=20)),
+        (
+            [1, 2, 3, 4, 5],
+            expect(ones=1, twos=2, threes=3, fours=4, fives=5, small_straight=30, large_straight=40, chance=15),
+        ),
+        (
+            [2, 3, 4, 5, 6],
+            expect(twos=2, threes=3, fours=4, fives=5, sixes=6, small_straight=30, large_straight=40, chance=20),
+        ),
         ([6, 6, 6, 6, 1], expect(ones=1, sixes=24, three_kind=25, four_kind=25, chance=25)),
         ([1, 1, 1, 2, 3], expect(ones=3, twos=2, threes=3, three_kind=8, chance=8)),
         ([1, 2, 4, 5, 6], expect(ones=1, twos=2, fours=4, fives=5, sixes=6, chance=18)),
@@ -70,7 +87,7 @@ def test_upper_bonus_at_63(subtotal, bonus):
     s = sheet("yahtzee")
     # build the subtotal from legal box values
     values = {62: (2, 6, 9, 12, 15, 18), 63: (3, 6, 9, 12, 15, 18), 64: (4, 6, 9, 12, 15, 18), 0: ()}[subtotal]
-    column = column_with(s, **dict(zip(KEYS, values)))
+    column = column_with(s, **dict(zip(KEYS, values, strict=False)))
     t = tally(s, column)
     assert (t.upper, t.upper_bonus) == (subtotal, bonus)
 
@@ -84,8 +101,16 @@ def test_an_empty_sheet_offers_every_box_zeros_included():
     found = options(s, [Column.empty(s)], [2, 2, 2, 5, 5])
     assert len(found) == 13
     assert [(o.box, o.points) for o in found[:3]] == [("full_house", 25), ("three_kind", 16), ("chance", 16)]
-    assert {o.box for o in found if o.scuttle} == {"ones", "threes", "fours", "sixes", "four_kind",
-                                                   "small_straight", "large_straight", "yahtzee"}
+    assert {o.box for o in found if o.scuttle} == {
+        "ones",
+        "threes",
+        "fours",
+        "sixes",
+        "four_kind",
+        "small_straight",
+        "large_straight",
+        "yahtzee",
+    }
 
 
 def test_first_yahtzee_goes_in_the_yahtzee_box_with_no_joker_values():
@@ -106,8 +131,11 @@ def test_forced_joker_upper_box_filled_any_lower_box_at_full_value():
     s = sheet("yahtzee")
     column = column_with(s, yahtzee=50, fours=12, chance=22)
     assert opts(s, column, [4] * 5) == {
-        ("three_kind", 20, "score", 100), ("four_kind", 20, "score", 100), ("full_house", 25, "joker", 100),
-        ("small_straight", 30, "joker", 100), ("large_straight", 40, "joker", 100),
+        ("three_kind", 20, "score", 100),
+        ("four_kind", 20, "score", 100),
+        ("full_house", 25, "joker", 100),
+        ("small_straight", 30, "joker", 100),
+        ("large_straight", 40, "joker", 100),
     }
 
 
@@ -121,8 +149,17 @@ def test_forced_joker_after_a_scratched_yahtzee_box_has_no_bonus():
 
 def test_forced_joker_with_every_lower_box_filled_takes_a_zero_above():
     s = sheet("yahtzee")
-    column = column_with(s, yahtzee=50, fours=12, three_kind=1, four_kind=1, full_house=25, small_straight=30,
-                         large_straight=40, chance=20)
+    column = column_with(
+        s,
+        yahtzee=50,
+        fours=12,
+        three_kind=1,
+        four_kind=1,
+        full_house=25,
+        small_straight=30,
+        large_straight=40,
+        chance=20,
+    )
     assert opts(s, column, [4] * 5) == {(k, 0, "zero", 100) for k in ("ones", "twos", "threes", "fives", "sixes")}
 
 

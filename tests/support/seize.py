@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.games import resolve_config
 from companion.games import seven_seize as game
-from companion.games.seize_state import SeizeState
+from companion.games.seven_seize.state import SeizeState
 
 PLAYERS = ("Ana", "Ben", "Cy")
 

@@ -44,10 +44,20 @@ from companion.games.guilded.game import (
     apply,
     initial_state,
     legal_actions,
+    public_action,
     summary,
 )
 
 __all__ = [
-    "ACTIONS_HELP", "MAX_PLAYERS", "MIN_PLAYERS", "NAME", "RULES", "TITLE",
-    "apply", "initial_state", "legal_actions", "summary",
+    "ACTIONS_HELP",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "RULES",
+    "TITLE",
+    "apply",
+    "initial_state",
+    "legal_actions",
+    "public_action",
+    "summary",
 ]

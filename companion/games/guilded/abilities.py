@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import effects, phases
 from companion.games.guilded.combat import blinded, flip
 from companion.games.guilded.fields import int_field, seat_of, text_field
@@ -29,7 +29,7 @@ def ability(state: GuildedState, action: Mapping[str, Any], events: list[Event])
         raise IllegalAction("abilities are played once the game has started")
     kind = action.get("kind", "instant")
     if kind not in ABILITY_KINDS:
-        raise IllegalAction(f'"kind" is one of {", ".join(ABILITY_KINDS)}, not {kind!r}')
+        raise IllegalAction(f'"kind" is one of {", ".join(ABILITY_KINDS)}, not {shown(kind)}')
     if kind in ("attack", "event"):
         seat = turn_seat(state, action)
     else:
@@ -63,11 +63,20 @@ def ability(state: GuildedState, action: Mapping[str, Any], events: list[Event])
         state = state.with_seat(seat, hand=state.seats[seat].hand - 1)
     what = card or "an active ability"
     user = f" with {state.label(merc)}" if merc else ""
-    events.append(event("ability", f"{state.players[seat]} plays {what} ({kind}){user}.", player=state.players[seat],
-                        card=card or None, ability_kind=kind, merc=merc.id if merc else None, cost=cost))
+    events.append(
+        event(
+            "ability",
+            f"{state.players[seat]} plays {what} ({kind}){user}.",
+            player=state.players[seat],
+            card=card or None,
+            ability_kind=kind,
+            merc=merc.id if merc else None,
+            cost=cost,
+        )
+    )
     if merc is not None and merc.status("stealth"):
         state = state.with_merc(replace(state.merc(merc.id), next_true=True))
-        state = effects.set_status(state, merc.id, "stealth", 0, events, "used an ability")
+        state = effects.set_status(state, merc.id, "stealth", 0, events, why="used an ability")
     if merc is not None and kind == "attack" and blinded(state, merc):
         ok, state = flip(state, merc, action, "attack ability", events)
         if not ok:

@@ -105,6 +105,40 @@ def adjacent(state: GuildedState, a: Tile | None, b: Tile | None) -> bool | None
     return None
 
 
+def tiles_away(state: GuildedState, a: Tile | None, b: Tile | None) -> int | None:
+    """How many tiles away ``b`` is from ``a`` (diagonal steps count one, as for adjacency);
+    None when a tile or the layout is unknown (a 2v2 mat across sides)."""
+    if a is None or b is None:
+        return None
+    if len(state.players) == 2:
+        (y1, x1), (y2, x2) = _global(a), _global(b)
+    elif a[0] == b[0]:
+        (y1, x1), (y2, x2) = (a[1], a[2]), (b[1], b[2])
+    else:
+        return None
+    return max(abs(y1 - y2), abs(x1 - x2))
+
+
+def tiles_between(state: GuildedState, a: Tile, b: Tile) -> list[Tile] | None:
+    """The tiles strictly between ``a`` and ``b`` when they share a row, a column or a
+    diagonal (of the whole 1v1 battlefield, or of one side); None when they do not, or the
+    layout is unknown."""
+    if len(state.players) == 2:
+        (y1, x1), (y2, x2) = _global(a), _global(b)
+        tiles = {_global((s, r, c)): (s, r, c) for s in (0, 1) for r in range(1, ROWS + 1) for c in range(1, COLS + 1)}
+    elif a[0] == b[0]:
+        (y1, x1), (y2, x2) = (a[1], a[2]), (b[1], b[2])
+        tiles = {(r, c): (a[0], r, c) for r in range(1, ROWS + 1) for c in range(1, COLS + 1)}
+    else:
+        return None
+    dy, dx = y2 - y1, x2 - x1
+    if not (dy == 0 or dx == 0 or abs(dy) == abs(dx)):
+        return None
+    steps = max(abs(dy), abs(dx))
+    sy, sx = (dy > 0) - (dy < 0), (dx > 0) - (dx < 0)
+    return [tiles[(y1 + k * sy, x1 + k * sx)] for k in range(1, steps)]
+
+
 def upstage_tile(state: GuildedState, seat: int, tile: Tile) -> Tile:
     """Where an enemy on ``tile`` is pushed when ``seat`` plays onto it: one space away from ``seat``'s fort.
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import outcome
 from companion.games.guilded.state import GuildedState
 
@@ -36,7 +36,7 @@ def read_at(action: Mapping[str, Any]) -> float | None:
         return None
     at = action["at"]
     if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at) or at < 0:
-        raise IllegalAction(f'"at" is the time in seconds (a number such as 1718000000.5), not {at!r}')
+        raise IllegalAction(f'"at" is the time in seconds (a number such as 1718000000.5), not {shown(at)}')
     return float(at)
 
 
@@ -67,8 +67,9 @@ def observe(state: GuildedState, at: float | None, events: list[Event]) -> Guild
             state = replace(state, building_start=at)
         limit = settings.building_s
         if limit is not None and not state.building_over and building_elapsed(state) >= limit:
-            events.append(event("building_time", f"Deck building time ({limit // 60} minutes) is up.",
-                                minutes=limit // 60))
+            events.append(
+                event("building_time", f"Deck building time ({limit // 60} minutes) is up.", minutes=limit // 60)
+            )
             state = replace(state, building_over=True)
         return state
     if state.clock_start is None:
@@ -81,8 +82,14 @@ def observe(state: GuildedState, at: float | None, events: list[Event]) -> Guild
         events.append(event("time_up", f"Match time ({limit // 60} minutes) is up.", minutes=limit // 60))
         return state
     if state.stage == "play":
-        events.append(event("time_up", f"Match time ({limit // 60} minutes) is up: finish this turn; the game "
-                            "then ends and the side with the most loot wins it.", minutes=limit // 60))
+        events.append(
+            event(
+                "time_up",
+                f"Match time ({limit // 60} minutes) is up: finish this turn; the game "
+                "then ends and the side with the most loot wins it.",
+                minutes=limit // 60,
+            )
+        )
         return state
     events.append(event("time_up", f"Match time ({limit // 60} minutes) is up between games.", minutes=limit // 60))
     return outcome.end_match(state, events)

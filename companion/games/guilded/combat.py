@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import board, effects, phases
 from companion.games.guilded.damage import check_type
 from companion.games.guilded.fields import coin_result, int_field, seat_of, text_field
@@ -32,23 +32,66 @@ def why_cannot_attack(state: GuildedState, merc: Merc) -> str:
     return ""
 
 
-def flip(state: GuildedState, merc: Merc, action: Mapping[str, Any], doing: str,
-          events: list[Event]) -> tuple[bool, GuildedState]:
+#: Ranged attacks reach "Distance 1" (2 tiles away) to "Distance 3" (4 tiles away).
+RANGED_REACH = (2, 4)
+
+
+def why_out_of_reach(state: GuildedState, attacker: Merc, target: Merc, with_: str, card: str = "") -> str:
+    """Why ``attacker`` cannot reach ``target`` from where they stand ("" when it can, or
+    when the positions or the layout are not known, or the table judges range itself).
+
+    Melee reaches an adjacent tile (diagonals too); a ranged attack 2 to 4 tiles away along
+    a row, a column or a diagonal. Line of sight: a mercenary standing on the line between
+    them blocks the attack (an attack ability card too, whatever its range).
+    """
+    if state.settings.attack_range != "checked":
+        return ""
+    away = board.tiles_away(state, attacker.tile, target.tile)
+    if away is None or attacker.tile is None or target.tile is None:
+        return ""
+    who, whom = state.label(attacker), state.label(target)
+    if not card:
+        if with_ == "melee" and away != 1:
+            return f"{whom} is {away} tiles away from {who}: a melee attack reaches an adjacent tile"
+        low, high = RANGED_REACH
+        if with_ == "ranged" and not low <= away <= high:
+            return (
+                f"{whom} is {away} tile{'s' * (away != 1)} away from {who}: a ranged attack reaches "
+                f"{low} to {high} tiles away (Distance 1 to 3)"
+            )
+    between = board.tiles_between(state, attacker.tile, target.tile)
+    if between is None:
+        if card or with_ == "melee":
+            return ""
+        return f"{whom} is not in a straight or diagonal line from {who}: a ranged attack cannot reach it"
+    blockers = [m for t in between if (m := state.at(t)) is not None]
+    if blockers:
+        return f"{state.label(blockers[0])} stands between {who} and {whom}, blocking the line of sight"
+    return ""
+
+
+def flip(
+    state: GuildedState, merc: Merc, action: Mapping[str, Any], doing: str, events: list[Event]
+) -> tuple[bool, GuildedState]:
     """The coin flip a blinded mercenary needs: the table's coin, or Purser's."""
     result = coin_result(action)
     source = "the table's coin"
     if result is None:
         if state.settings.coin_flips == "table":
-            raise IllegalAction(
-                f'{state.label(merc)} is blinded: flip a coin and add "coin": "won" or "lost"'
-            )
+            raise IllegalAction(f'{state.label(merc)} is blinded: flip a coin and add "coin": "won" or "lost"')
         value, state = state.roll(0, 1)
         result, source = value == 1, "Purser's coin"
     outcome = "won" if result else "lost"
-    events.append(event(
-        "coin", f"{state.label(merc)} is blinded: {source} is {outcome}, so the {doing} "
-        f"{'goes ahead' if result else 'fails'}.", merc=merc.id, won=result, by=source,
-    ))
+    events.append(
+        event(
+            "coin",
+            f"{state.label(merc)} is blinded: {source} is {outcome}, so the {doing} "
+            f"{'goes ahead' if result else 'fails'}.",
+            merc=merc.id,
+            won=result,
+            by=source,
+        )
+    )
     return result, state
 
 
@@ -76,8 +119,11 @@ def attack(state: GuildedState, action: Mapping[str, Any], events: list[Event]) 
         raise IllegalAction(f"{state.label(target)} is stealthed and cannot be targeted")
     with_ = action.get("with", "melee")
     if with_ not in ATTACK_WITH:
-        raise IllegalAction(f'"with" is melee or ranged, not {with_!r}')
+        raise IllegalAction(f'"with" is melee or ranged, not {shown(with_)}')
     card = text_field(action, "card", "") if action.get("card") is not None else ""
+    reach = why_out_of_reach(state, attacker, target, with_, card)
+    if reach:
+        raise IllegalAction(reach)
     if action.get("amount") is not None:
         amount = int_field(action, "amount", 0, 999)
         usual = "physical" if with_ == "melee" else attacker.ranged_type
@@ -99,28 +145,38 @@ def attack(state: GuildedState, action: Mapping[str, Any], events: list[Event]) 
     attacker = attacker.with_status("exhaust", attacker.stored("exhaust") + 1)
     state = state.with_merc(attacker)
     how = f"with {card}" if card else with_
-    events.append(event(
-        "attack", f"{state.label(attacker)} attacks {state.label(target)} ({how}) and is exhausted.",
-        merc=attacker.id, target=target.id, amount=amount, damage_type=damage_type, card=card or None,
-    ))
+    events.append(
+        event(
+            "attack",
+            f"{state.label(attacker)} attacks {state.label(target)} ({how}) and is exhausted.",
+            merc=attacker.id,
+            target=target.id,
+            amount=amount,
+            damage_type=damage_type,
+            card=card or None,
+        )
+    )
     if stealthy:
-        state = effects.set_status(state, attacker.id, "stealth", 0, events, "attacked")
+        state = effects.set_status(state, attacker.id, "stealth", 0, events, why="attacked")
     if blinded(state, attacker):
         ok, state = flip(state, attacker, action, "attack", events)
         if not ok:
             return state
-    return strike(state, attacker.id, target.id, amount, damage_type, events, f"{state.label(attacker)}'s attack")
+    return strike(
+        state, attacker.id, target.id, amount, damage_type, events=events, cause=f"{state.label(attacker)}'s attack"
+    )
 
 
-def strike(state: GuildedState, source: str, target: str, amount: int, damage_type: str, events: list[Event],
-           cause: str) -> GuildedState:
+def strike(
+    state: GuildedState, source: str, target: str, amount: int, damage_type: str, *, events: list[Event], cause: str
+) -> GuildedState:
     """Damage dealt by mercenary ``source``: stealth makes it true damage; Leech heals the source."""
     merc = state.merc(source)
     if merc.next_true and amount > 0 and damage_type != "lethal":
         damage_type = "true"
         state = state.with_merc(replace(merc, next_true=False))
         events.append(event("true_strike", f"{state.label(merc)} strikes from stealth: true damage.", merc=source))
-    state, _ = effects.hurt(state, target, amount, damage_type, events, cause, source=source)
+    state, _ = effects.hurt(state, target, amount, damage_type, events, cause=cause, source=source)
     return state
 
 
@@ -158,8 +214,14 @@ def plunder(state: GuildedState, action: Mapping[str, Any], events: list[Event])
     if state.settings.plunder_exhausts:
         changed = changed.with_status("exhaust", merc.stored("exhaust") + 1)
     state = state.with_merc(changed).with_seat(seat, plundered=True)
-    events.append(event("plunder", f"{state.label(merc)} plunders {state.players[victim]}'s Guild Hall.",
-                        merc=merc.id, opponent=state.players[victim]))
+    events.append(
+        event(
+            "plunder",
+            f"{state.label(merc)} plunders {state.players[victim]}'s Guild Hall.",
+            merc=merc.id,
+            opponent=state.players[victim],
+        )
+    )
     if blinded(state, merc):
         ok, state = flip(state, merc, action, "plunder", events)
         if not ok:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 
 DAMAGE_TYPES = ("physical", "magic", "true", "pure", "lethal")
 
@@ -79,7 +79,7 @@ def check_type(damage_type: str) -> str:
         IllegalAction: an unknown damage type.
     """
     if damage_type not in DAMAGE_TYPES:
-        raise IllegalAction(f"damage is one of {', '.join(DAMAGE_TYPES)}, not {damage_type!r}")
+        raise IllegalAction(f"damage is one of {', '.join(DAMAGE_TYPES)}, not {shown(damage_type)}")
     return damage_type
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import IllegalAction, get_field, get_player
+from companion.games.base import IllegalAction, get_field, get_player, shown
 from companion.games.guilded.state import GuildedState
 
 COIN_WON = ("won", "win", "heads")
@@ -13,7 +13,10 @@ COIN_LOST = ("lost", "lose", "tails")
 
 
 def int_field(
-    action: Mapping[str, Any], name: str, low: int | None = 0, high: int | None = None,
+    action: Mapping[str, Any],
+    name: str,
+    low: int | None = 0,
+    high: int | None = None,
     default: int | None = None,
 ) -> int:
     """A whole-number field between ``low`` and ``high``; ``default`` when absent (else required).
@@ -32,18 +35,27 @@ def int_field(
     return int(value)
 
 
+#: The longest text a table may enter for a name or a reason (a card's name, a cause).
+TEXT_LIMIT = 80
+
+
 def text_field(action: Mapping[str, Any], name: str, default: str | None = None) -> str:
-    """A non-blank text field (``default`` when absent, else required).
+    """A non-blank text field of at most :data:`TEXT_LIMIT` characters (``default`` when
+    absent, else required).
 
     Raises:
-        IllegalAction: missing, not text, or blank.
+        IllegalAction: missing, not text, blank, or too long.
     """
-    value = get_field(action, name, str, optional=default is not None)
+    value: str | None = get_field(action, name, str, optional=default is not None)
     if value is None:
         assert default is not None
         return default
     if not value.strip():
         raise IllegalAction(f'"{name}" cannot be blank')
+    if len(value.strip()) > TEXT_LIMIT:
+        raise IllegalAction(
+            f'"{name}" is a name or a short reason of at most {TEXT_LIMIT} characters, not {len(value.strip())}'
+        )
     return value.strip()
 
 
@@ -86,7 +98,7 @@ def coin_result(action: Mapping[str, Any]) -> bool | None:
         return True
     if isinstance(value, str) and value.strip().lower() in COIN_LOST:
         return False
-    raise IllegalAction(f'"coin" is "won" or "lost" (the flip\'s result for the blinded mercenary), not {value!r}')
+    raise IllegalAction(f'"coin" is "won" or "lost" (the flip\'s result for the blinded mercenary), not {shown(value)}')
 
 
 def die_value(action: Mapping[str, Any]) -> int | None:
@@ -108,13 +120,13 @@ def die_value(action: Mapping[str, Any]) -> int | None:
         if not isinstance(dice, list):
             raise IllegalAction("the camera's reading has no dice list")
         if len(dice) != 1:
-            raise IllegalAction(f"the camera sees {len(dice)} dice; roll one die, or type its \"value\"")
+            raise IllegalAction(f'the camera sees {len(dice)} dice; roll one die, or type its "value"')
         die = dice[0]
         if not isinstance(die, Mapping):
             raise IllegalAction("the camera's reading is malformed")
         if die.get("unsure"):
             raise IllegalAction(
-                f"the camera is not sure it reads a {die.get('value')}: check the die and type its \"value\""
+                f'the camera is not sure it reads a {die.get("value")}: check the die and type its "value"'
             )
         return int_field({"type": action.get("type"), "value": die.get("value")}, "value", 1, 6)
     return None

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 
 #: Card kinds a deck list may name.
 CARD_KINDS = ("mercenary", "treasure", "ability")
@@ -41,7 +41,7 @@ class Format:
     goal: str = "reduce the opposing Vault to 0 (or they run out of cards in their deck)"
 
     def seating_words(self) -> str:
-        """"2 or 4 players" and the like."""
+        """ "2 or 4 players" and the like."""
         counts = [str(n) for n in self.seatings]
         return (", ".join(counts[:-1]) + " or " if len(counts) > 1 else "") + counts[-1] + " players"
 
@@ -49,23 +49,56 @@ class Format:
 FORMATS: dict[str, Format] = {
     # The rulebook writes Standard for 1v1 and 2v2; three players play each for themselves.
     "standard": Format(
-        "standard", "Standard", (2, 3, 4), loot=30, deck_size=40, extra_card="", minutes=50,
-        building_minutes=0, best_of=1,
+        "standard",
+        "Standard",
+        (2, 3, 4),
+        loot=30,
+        deck_size=40,
+        extra_card="",
+        minutes=50,
+        building_minutes=0,
+        best_of=1,
     ),
     "draft": Format(
-        "draft", "Draft", (2,), loot=20, deck_size=30, extra_card="", minutes=40,
-        building_minutes=15, best_of=1,
+        "draft",
+        "Draft",
+        (2,),
+        loot=20,
+        deck_size=30,
+        extra_card="",
+        minutes=40,
+        building_minutes=15,
+        best_of=1,
     ),
     # The rulebook gives Arena no Vault; Purser keeps Standard's 30 so Acquire still costs loot.
     "arena": Format(
-        "arena", "Arena", (2, 4), loot=30, deck_size=30, extra_card="champion", minutes=40,
-        building_minutes=0, best_of=3, plunder=False, bounty=False, exit=False,
-        enter_guild_hall=False, shared_team_turns=True, single_class=True,
+        "arena",
+        "Arena",
+        (2, 4),
+        loot=30,
+        deck_size=30,
+        extra_card="champion",
+        minutes=40,
+        building_minutes=0,
+        best_of=3,
+        plunder=False,
+        bounty=False,
+        exit=False,
+        enter_guild_hall=False,
+        shared_team_turns=True,
+        single_class=True,
         goal="eliminate the opposing mercenaries",
     ),
     "guild_master": Format(
-        "guild_master", "Guild Master", (2, 3, 4), loot=40, deck_size=60, extra_card="guild_master",
-        minutes=0, building_minutes=0, best_of=1,
+        "guild_master",
+        "Guild Master",
+        (2, 3, 4),
+        loot=40,
+        deck_size=60,
+        extra_card="guild_master",
+        minutes=0,
+        building_minutes=0,
+        best_of=1,
         goal="reduce opposing Vaults to 0 or defeat their Guild Master (or they run out of cards)",
     ),
 }
@@ -80,7 +113,7 @@ def find_format(key: str) -> Format:
     try:
         return FORMATS[key]
     except KeyError:
-        raise IllegalAction(f"there is no format called {key!r} (formats: {', '.join(FORMATS)})") from None
+        raise IllegalAction(f"there is no format called {shown(key)} (formats: {', '.join(FORMATS)})") from None
 
 
 # -- deck lists --------------------------------------------------------------------------
@@ -100,7 +133,7 @@ class DeckCard:
 def _int_field(raw: Mapping[str, Any], key: str, default: int | None, where: str) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f'{where}: "{key}" must be a whole number, not {value!r}')
+        raise IllegalAction(f'{where}: "{key}" must be a whole number, not {shown(value)}')
     return value
 
 
@@ -115,7 +148,7 @@ def parse_card(raw: Any, where: str = "a deck card") -> DeckCard:
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         raise IllegalAction(f'{where} needs a "name"')
-    where = f"{where} {name.strip()!r}"
+    where = f"{where} {shown(name.strip())}"
     stars = _int_field(raw, "stars", None, where) if "stars" in raw else None
     if stars is None:
         raise IllegalAction(f'{where} needs "stars" (its rarity, 1 to 4)')
@@ -125,8 +158,8 @@ def parse_card(raw: Any, where: str = "a deck card") -> DeckCard:
     if count < 1:
         raise IllegalAction(f"{where}: a count must be at least 1, not {count}")
     kind = raw.get("kind", "") or ""
-    if kind not in ("",) + CARD_KINDS:
-        raise IllegalAction(f"{where}: a card's kind is one of {', '.join(CARD_KINDS)}, not {kind!r}")
+    if kind not in ("", *CARD_KINDS):
+        raise IllegalAction(f"{where}: a card's kind is one of {', '.join(CARD_KINDS)}, not {shown(kind)}")
     card_class = raw.get("class", "") or ""
     if not isinstance(card_class, str):
         raise IllegalAction(f'{where}: "class" must be text')
@@ -163,15 +196,15 @@ def deck_problems(
     elif not exact and total < size:
         problems.append(f"it has {total} cards; {fmt.title} needs at least {size}")
     copies: dict[str, int] = {}
-    shown: dict[str, str] = {}
+    names: dict[str, str] = {}
     for card in list(cards) + ([extra] if extra else []):
         if card.stars == 4:
             key = card.name.casefold()
             copies[key] = copies.get(key, 0) + card.count
-            shown[key] = card.name
+            names[key] = card.name
     for key, n in copies.items():
         if n > 1:
-            problems.append(f"{shown[key]!r} is a 4-star card and appears {n} times (the Legendary rule allows 1)")
+            problems.append(f"{shown(names[key])} is a 4-star card and appears {n} times (the Legendary rule allows 1)")
     if fmt.extra_card == "champion":
         if extra is None:
             problems.append('Arena needs a Champion: add "champion": {"name": ..., "stars": ..., "class": ...}')

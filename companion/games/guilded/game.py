@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, action_type, check_players
+from companion.games.base import Event, IllegalAction, action_type, check_players, event, shown
 from companion.games.guilded import (
-    abilities, clock, combat, match, movement, phases, rally, setup, table_effects, turn,
+    abilities,
+    clock,
+    combat,
+    match,
+    movement,
+    phases,
+    rally,
+    setup,
+    table_effects,
+    turn,
 )
 from companion.games.guilded.legal import legal_actions
 from companion.games.guilded.settings import RULES, resolve_settings
@@ -72,9 +82,44 @@ Handler = Callable[[GuildedState, Mapping[str, Any], list[Event]], GuildedState]
 
 
 def _clock_tick(state: GuildedState, action: Mapping[str, Any], events: list[Event]) -> GuildedState:
-    if clock.read_at(action) is None:
+    at = clock.read_at(action)
+    if at is None:
         raise IllegalAction('a clock action needs "at": the time in seconds')
+    if state.clock_now is not None and at <= state.clock_now:
+        raise IllegalAction(
+            f"the clock already reads {at_words(state, state.clock_now)}, later than or equal to this "
+            f"({at_words(state, at)}): time only runs forward, so this changes nothing"
+        )
     return state
+
+
+def at_words(state: GuildedState, at: float) -> str:
+    """A time as the match clock shows it: ``12:30 played`` (or the Unix time before it starts)."""
+    start = state.clock_start if state.stage != "building" else state.building_start
+    if start is None:
+        return f"{at:g} s"
+    played = max(0.0, at - start)
+    return f"{int(played // 60)}:{int(played % 60):02d} played"
+
+
+def _explain_or_refuse(
+    before: GuildedState, after: GuildedState, kind: str, action: Mapping[str, Any], events: list[Event]
+) -> None:
+    """Every accepted action says in words what it did: one that changed the clock only says
+    where the clock stands; one that changed nothing at all is refused.
+
+    Raises:
+        IllegalAction: nothing changed and nothing was said.
+    """
+    if any(e.get("text") for e in events):
+        return
+    timeless = replace(
+        after, clock_now=before.clock_now, clock_start=before.clock_start, building_start=before.building_start
+    )
+    if timeless == before and kind != "clock":
+        raise IllegalAction(f"that {kind.replace('_', ' ')} changes nothing, so it is not recorded")
+    if after.clock_now is not None:
+        events.append(event("clock", f"Clock: {at_words(after, after.clock_now)}.", at=after.clock_now))
 
 
 HANDLERS: dict[str, Handler] = {
@@ -168,7 +213,7 @@ def apply(state: GuildedState, action: Mapping[str, Any]) -> tuple[GuildedState,
     kind = action_type(action)
     handler = HANDLERS.get(kind)
     if handler is None:
-        raise IllegalAction(f"{TITLE} has no {kind!r} action (see `purser play --help`)")
+        raise IllegalAction(f"{TITLE} has no {shown(kind)} action (see `purser play --help`)")
     if state.stage == "over":
         raise IllegalAction("the match is over")
     at = clock.read_at(action)
@@ -178,10 +223,36 @@ def apply(state: GuildedState, action: Mapping[str, Any]) -> tuple[GuildedState,
         new = setup.after_concede(new, events)
     new = phases.after_change(new, events)
     new = clock.observe(new, at, events)
+    _explain_or_refuse(state, new, kind, action, events)
     return new, events
 
 
+def public_action(action: Mapping[str, Any]) -> dict[str, Any]:
+    """``action`` as the table may see it in the history: a deck list shows only its size
+    (which cards a player built with, and a Guild Master kept in the Guild Quarters, stay
+    theirs)."""
+    public = dict(action)
+    if public.get("type") == "deck":
+        cards = public.get("cards")
+        if isinstance(cards, list):
+            counts = [c.get("count", 1) if isinstance(c, Mapping) else 1 for c in cards]
+            public["cards"] = sum(n for n in counts if isinstance(n, int) and not isinstance(n, bool))
+        for extra in ("champion", "guild_master"):
+            if extra in public:
+                public[extra] = "(entered)"
+    return public
+
+
 __all__ = [
-    "ACTIONS_HELP", "MAX_PLAYERS", "MIN_PLAYERS", "NAME", "RULES", "TITLE",
-    "apply", "initial_state", "legal_actions", "summary",
+    "ACTIONS_HELP",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "RULES",
+    "TITLE",
+    "apply",
+    "initial_state",
+    "legal_actions",
+    "public_action",
+    "summary",
 ]

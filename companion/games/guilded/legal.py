@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.guilded import board, phases, statuses
-from companion.games.guilded.combat import blinded, why_cannot_attack
+from companion.games.guilded.combat import blinded, why_cannot_attack, why_out_of_reach
 from companion.games.guilded.damage import DAMAGE_TYPES
 from companion.games.guilded.movement import why_cannot_move
 from companion.games.guilded.state import COLS, ROWS, GuildedState, Tile
@@ -21,15 +21,24 @@ from companion.games.guilded.state import COLS, ROWS, GuildedState, Tile
 Action = dict[str, Any]
 
 #: An example mercenary (a screen asks for the card's printed stats instead).
-MERC_EXAMPLE: Action = {"name": "Mercenary", "health": 5, "bounty": 1, "armour": 0, "magic_armour": 0,
-                        "defence": 0, "melee": 1, "ranged": 0, "move": 1}
+MERC_EXAMPLE: Action = {
+    "name": "Mercenary",
+    "health": 5,
+    "bounty": 1,
+    "armour": 0,
+    "magic_armour": 0,
+    "defence": 0,
+    "melee": 1,
+    "ranged": 0,
+    "move": 1,
+}
 
 #: Per action type, the fields whose listed value is only an example: any value the rules
 #: accept may be entered instead.
 OPEN_FIELDS: dict[str, tuple[str, ...]] = {
     "deck": ("cards", "champion", "guild_master"),
-    "champion": tuple(MERC_EXAMPLE) + ("ranged_type", "stars", "tile"),
-    "play_merc": tuple(MERC_EXAMPLE) + ("ranged_type", "stars", "tile", "treasure"),
+    "champion": (*tuple(MERC_EXAMPLE), "ranged_type", "stars", "tile"),
+    "play_merc": (*tuple(MERC_EXAMPLE), "ranged_type", "stars", "tile", "treasure"),
     "play_treasure": ("name",),
     "equip": ("treasure",),
     "move": ("to",),
@@ -64,8 +73,11 @@ def _all_tiles(state: GuildedState) -> list[Tile]:
 
 
 def _example_deck(state: GuildedState, player: str) -> Action:
-    action: Action = {"type": "deck", "player": player,
-                      "cards": [{"name": "Card", "stars": 1, "count": state.settings.deck_size}]}
+    action: Action = {
+        "type": "deck",
+        "player": player,
+        "cards": [{"name": "Card", "stars": 1, "count": state.settings.deck_size}],
+    }
     extra = state.settings.extra_card
     if extra:
         action[extra] = {"name": "Champion" if extra == "champion" else "Guild Master", "stars": 3}
@@ -92,13 +104,15 @@ def _setup_actions(state: GuildedState) -> list[Action]:
         side = pillar_side(state)
         for seat in playing:
             if state.sides[seat] == side:
-                actions += [{"type": "pillar", "player": state.players[seat], "tile": board.tile_json(state, t)}
-                            for t in _all_tiles(state) if t not in state.pillars]
+                actions += [
+                    {"type": "pillar", "player": state.players[seat], "tile": board.tile_json(state, t)}
+                    for t in _all_tiles(state)
+                    if t not in state.pillars
+                ]
     elif state.stage == "champions":
         for seat in playing:
             if not any(m.role == "champion" for m in state.mercs_of(seat)):
-                actions.append({"type": "champion", "player": state.players[seat], **MERC_EXAMPLE,
-                                "name": "Champion"})
+                actions.append({"type": "champion", "player": state.players[seat], **MERC_EXAMPLE, "name": "Champion"})
     elif state.stage == "hands":
         for seat in playing:
             player = state.seats[seat]
@@ -135,7 +149,8 @@ def _turn_actions(state: GuildedState) -> list[Action]:
             most = settings.acquire_limit
             if settings.deck_out == "draw_from_empty":
                 most = min(most, player.deck)
-            most = min(most, player.vault - 1)
+            if settings.acquire_last_loot == "refuse":
+                most = min(most, player.vault - 1)
             actions += [{"type": "acquire", "player": p, "cards": n} for n in range(0, max(0, most) + 1)]
         if phase == "rally":
             actions += _rally_actions(state, seat)
@@ -150,7 +165,7 @@ def _turn_actions(state: GuildedState) -> list[Action]:
                         actions.append({"type": "reveal", "player": p, "merc": m.id, "target": e.id})
         if phase == "attack":
             actions += _attack_actions(state, seat, enemies)
-        if phase in ("rally",) + phases.MOVEMENT_PHASES and player.hand >= 1:
+        if phase in ("rally", *phases.MOVEMENT_PHASES) and player.hand >= 1:
             actions.append({"type": "ability", "player": p, "kind": "event", "card": "Event"})
         if hands_over:
             continue
@@ -170,8 +185,9 @@ def _rally_actions(state: GuildedState, seat: int) -> list[Action]:
     if player.hand >= 1 and room:
         actions.append({"type": "play_merc", "player": p, **MERC_EXAMPLE})
     if settings.extra_card == "guild_master" and not player.guild_master_played and room:
-        actions.append({"type": "play_merc", "player": p, **MERC_EXAMPLE, "name": "Guild Master", "stars": 3,
-                        "guild_master": True})
+        actions.append(
+            {"type": "play_merc", "player": p, **MERC_EXAMPLE, "name": "Guild Master", "stars": 3, "guild_master": True}
+        )
     if not player.treasure_played and player.hand >= 1:
         actions.append({"type": "play_treasure", "player": p, "name": "Treasure"})
         actions.append({"type": "play_treasure", "player": p, "face_down": True})
@@ -197,20 +213,24 @@ def _attack_actions(state: GuildedState, seat: int, enemies: list[Any]) -> list[
             if e.status("stealth"):
                 continue
             for with_, stat in (("melee", m.melee), ("ranged", m.ranged)):
-                if stat > 0:
-                    actions += [{"type": "attack", "player": p, "merc": m.id, "target": e.id, "with": with_, **c}
-                                for c in coins]
+                if stat > 0 and not why_out_of_reach(state, m, e, with_):
+                    actions += [
+                        {"type": "attack", "player": p, "merc": m.id, "target": e.id, "with": with_, **c} for c in coins
+                    ]
         if state.settings.plunder and not player.plundered:
             if m.tile is not None:
                 if board.in_enemy_guild_hall(state, seat, m.tile):
                     actions += [{"type": "plunder", "player": p, "merc": m.id, **c} for c in coins]
             else:
                 for o in state.opponents(seat):
-                    actions += [{"type": "plunder", "player": p, "merc": m.id, "opponent": state.players[o], **c}
-                                for c in coins]
+                    actions += [
+                        {"type": "plunder", "player": p, "merc": m.id, "opponent": state.players[o], **c} for c in coins
+                    ]
         if not m.status("silence") and player.hand >= 1:
-            actions += [{"type": "ability", "player": p, "kind": "attack", "merc": m.id, "card": "Attack ability",
-                         **c} for c in coins]
+            actions += [
+                {"type": "ability", "player": p, "kind": "attack", "merc": m.id, "card": "Attack ability", **c}
+                for c in coins
+            ]
     return actions
 
 
@@ -231,15 +251,19 @@ def _anyone_actions(state: GuildedState) -> list[Action]:
         actions.append({"type": "draw", "player": p, "cards": 1})
         if player.hand >= 1:
             actions.append({"type": "discard", "player": p, "cards": 1})
-        actions.append({"type": "counts", "player": p, "hand": player.hand, "deck": player.deck,
-                        "warchest": player.warchest})
+        actions.append(
+            {"type": "counts", "player": p, "hand": player.hand, "deck": player.deck, "warchest": player.warchest}
+        )
     for m in state.mercs:
         target = m.id
         hidden: Action = {"untargeted": True} if m.status("stealth") else {}
-        actions += [{"type": "damage", "target": target, "amount": 1, "damage_type": t, **hidden}
-                    for t in DAMAGE_TYPES]
+        actions += [{"type": "damage", "target": target, "amount": 1, "damage_type": t, **hidden} for t in DAMAGE_TYPES]
         actions.append({"type": "heal", "target": target, "amount": 1})
         for name, status in statuses.STATUSES.items():
+            if statuses.at_most(status, m.stored(name)):
+                if m.stored(name):
+                    actions.append({"type": "remove_status", "target": target, "status": name})
+                continue
             entry: Action = {"type": "add_status", "target": target, "status": name}
             if status.shape != "flag":
                 entry["count"] = 1
@@ -255,6 +279,9 @@ def _anyone_actions(state: GuildedState) -> list[Action]:
             actions.append({"type": "restore_defence", "target": target})
         actions.append({"type": "destroy", "target": target})
         actions.append({"type": "set_merc", "target": target, "health": m.health})
-    actions += [{"type": "fog", "tile": board.tile_json(state, t)} for t in _all_tiles(state)
-                if t not in state.fog and t not in state.pillars]
+    actions += [
+        {"type": "fog", "tile": board.tile_json(state, t)}
+        for t in _all_tiles(state)
+        if t not in state.fog and t not in state.pillars
+    ]
     return actions

@@ -67,8 +67,11 @@ def fresh_game(state: GuildedState, events: list[Event]) -> GuildedState:
         roll_winner=None,
         first=None,
     )
-    events.append(event(
-        "game", f"Game {game} of the best of {state.settings.best_of}: shuffle, present decks and roll for "
-        f"who goes first.", game=game,
-    ))
+    events.append(
+        event(
+            "game",
+            f"Game {game} of the best of {state.settings.best_of}: shuffle, present decks and roll for who goes first.",
+            game=game,
+        )
+    )
     return state

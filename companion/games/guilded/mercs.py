@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import board
 from companion.games.guilded.fields import int_field, text_field
 from companion.games.guilded.state import GuildedState, Merc, Tile
@@ -29,14 +29,21 @@ def read_stats(action: Mapping[str, Any], owner: int, merc_id: str, role: str = 
     """
     name = text_field(action, "name")
     health = int_field(action, "health", 1, 999)
-    stats = {key: int_field(action, key, 0, 999, default=0) for key in STAT_FIELDS}
+    stats: dict[str, Any] = {key: int_field(action, key, 0, 999, default=0) for key in STAT_FIELDS}
     raw_type = action.get("ranged_type", "physical")
     if not isinstance(raw_type, str) or raw_type.strip().lower() not in RANGED_TYPES:
-        raise IllegalAction(f'"ranged_type" is physical (crossbow) or magic (staff), not {raw_type!r}')
+        raise IllegalAction(f'"ranged_type" is physical (crossbow) or magic (staff), not {shown(raw_type)}')
     stars = int_field(action, "stars", 0, 4, default=0)
     return Merc(
-        id=merc_id, name=name, owner=owner, base_health=health, health=health,
-        ranged_type=RANGED_TYPES[raw_type.strip().lower()], stars=stars, role=role, **stats,
+        id=merc_id,
+        name=name,
+        owner=owner,
+        base_health=health,
+        health=health,
+        ranged_type=RANGED_TYPES[raw_type.strip().lower()],
+        stars=stars,
+        role=role,
+        **stats,
     )
 
 
@@ -74,15 +81,25 @@ def place(state: GuildedState, merc: Merc, tile: Tile | None, events: list[Event
                 raise IllegalAction(f"{state.label(other)} already stands on {board.tile_words(state, tile)}")
             behind = board.upstage_tile(state, merc.owner, tile)
             state = state.with_merc(replace(other, tile=behind))
-            events.append(event(
-                "upstage", f"{state.label(other)} is upstaged to {board.tile_words(state, behind)}.",
-                merc=other.id, tile=board.tile_json(state, behind),
-            ))
+            events.append(
+                event(
+                    "upstage",
+                    f"{state.label(other)} is upstaged to {board.tile_words(state, behind)}.",
+                    merc=other.id,
+                    tile=board.tile_json(state, behind),
+                )
+            )
     merc = replace(merc, tile=tile)
-    state = replace(state, mercs=state.mercs + (merc,))
+    state = replace(state, mercs=(*state.mercs, merc))
     where = f" on {board.tile_words(state, tile)}" if tile else ""
-    events.append(event(
-        "mercenary", f"{state.label(merc)} enters play{where}: health {merc.health}, bounty {merc.bounty}.",
-        merc=merc.id, name=merc.name, owner=state.players[merc.owner], tile=board.tile_json(state, tile),
-    ))
+    events.append(
+        event(
+            "mercenary",
+            f"{state.label(merc)} enters play{where}: health {merc.health}, bounty {merc.bounty}.",
+            merc=merc.id,
+            name=merc.name,
+            owner=state.players[merc.owner],
+            tile=board.tile_json(state, tile),
+        )
+    )
     return state

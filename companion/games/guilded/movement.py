@@ -54,17 +54,24 @@ def move(state: GuildedState, action: Mapping[str, Any], events: list[Event]) ->
                 raise IllegalAction(f"that tile is {known} spaces away, not {spaces}")
             spaces = spaces or known
     if spaces is None:
-        raise IllegalAction('say how many "spaces" the mercenary moves (or the tile it moves "to", when Purser '
-                            'knows where it stands)')
+        raise IllegalAction(
+            'say how many "spaces" the mercenary moves (or the tile it moves "to", when Purser knows where it stands)'
+        )
     left = phases.movement_left(state, merc)
     if spaces > left:
         raise IllegalAction(f"{state.label(merc)} has {left} movement left this turn, not {spaces}")
     state = state.with_merc(replace(merc, moved=merc.moved + spaces, tile=to if to is not None else merc.tile))
     where = f" to {board.tile_words(state, to)}" if to is not None else ""
-    events.append(event(
-        "move", f"{state.label(merc)} moves {spaces} space{'s' * (spaces != 1)}{where}; {left - spaces} left.",
-        merc=merc.id, spaces=spaces, tile=board.tile_json(state, to), left=left - spaces,
-    ))
+    events.append(
+        event(
+            "move",
+            f"{state.label(merc)} moves {spaces} space{'s' * (spaces != 1)}{where}; {left - spaces} left.",
+            merc=merc.id,
+            spaces=spaces,
+            tile=board.tile_json(state, to),
+            left=left - spaces,
+        )
+    )
     return state
 
 
@@ -88,6 +95,12 @@ def reveal(state: GuildedState, action: Mapping[str, Any], events: list[Event]) 
     if board.adjacent(state, merc.tile, target.tile) is False:
         raise IllegalAction(f"{state.label(target)} is not adjacent to {state.label(merc)}")
     state = state.with_merc(replace(merc, moved=merc.moved + 1))
-    events.append(event("reveal", f"{state.label(merc)} spends 1 movement to reveal {state.label(target)}.",
-                        merc=merc.id, target=target.id))
-    return effects.set_status(state, target.id, "stealth", 0, events, "revealed")
+    events.append(
+        event(
+            "reveal",
+            f"{state.label(merc)} spends 1 movement to reveal {state.label(target)}.",
+            merc=merc.id,
+            target=target.id,
+        )
+    )
+    return effects.set_status(state, target.id, "stealth", 0, events, why="revealed")

@@ -50,9 +50,13 @@ def settle(state: GuildedState, events: list[Event]) -> GuildedState:
                         state = eliminate(state, seat, why, events)
     gone = [m for m in state.mercs if state.seats[m.owner].out]
     for merc in gone:
-        events.append(event(
-            "leaves_play", f"{state.label(merc)} leaves the battlefield with its player.", merc=merc.id,
-        ))
+        events.append(
+            event(
+                "leaves_play",
+                f"{state.label(merc)} leaves the battlefield with its player.",
+                merc=merc.id,
+            )
+        )
     if gone:
         state = replace(state, mercs=tuple(m for m in state.mercs if not state.seats[m.owner].out))
     living = state.living_sides()
@@ -85,14 +89,20 @@ def finish_game(state: GuildedState, winner: int | None, reason: str, events: li
     wins = list(state.wins)
     if winner is not None:
         wins[winner] += 1
-        events.append(event(
-            "game_over", f"{state.side_names(winner)} win{'s' * (' and ' not in state.side_names(winner))} "
-            f"game {state.game} ({reason}).", game=state.game, winners=_names(state, winner), reason=reason,
-        ))
+        events.append(
+            event(
+                "game_over",
+                f"{state.side_wins(winner)} game {state.game} ({reason}).",
+                game=state.game,
+                winners=_names(state, winner),
+                reason=reason,
+            )
+        )
     else:
-        events.append(event("game_over", f"Game {state.game} is a draw ({reason}).", game=state.game,
-                            winners=[], reason=reason))
-    state = replace(state, wins=tuple(wins), results=state.results + ((-1 if winner is None else winner, reason),))
+        events.append(
+            event("game_over", f"Game {state.game} is a draw ({reason}).", game=state.game, winners=[], reason=reason)
+        )
+    state = replace(state, wins=tuple(wins), results=(*state.results, (-1 if winner is None else winner, reason)))
     settings = state.settings
     decided = max(wins) >= settings.wins_needed
     if decided or state.time_up or len(state.results) >= settings.best_of:
@@ -107,7 +117,7 @@ def end_match(state: GuildedState, events: list[Event]) -> GuildedState:
     winners: tuple[int, ...] = ()
     if best > 0 and len(leaders) == 1:
         winners = tuple(i for i, s in enumerate(state.sides) if s == leaders[0])
-        text = f"{state.side_names(leaders[0])} win the match"
+        text = f"{state.side_wins(leaders[0])} the match"
     else:
         text = "The match is a draw"
     if state.settings.best_of > 1:

@@ -35,22 +35,39 @@ TITLES = {
 
 #: What the turn players may do in each phase (instant abilities: any player with priority).
 ALLOWS = {
-    "beginning": ("start-of-turn effects resolve (one exhaust counter comes off each of your mercenaries)",
-                  "instant abilities"),
+    "beginning": (
+        "start-of-turn effects resolve (one exhaust counter comes off each of your mercenaries)",
+        "instant abilities",
+    ),
     "draw": ("you drew a card for turn", "instant abilities"),
     "acquire": ("draw up to {acquire_limit} more cards, 1 loot from your Vault each", "no abilities"),
-    "rally": ("play mercenaries (back 8 tiles of your side; at most {max_mercenaries} in play)",
-              "play one treasure to your warchest (or a mercenary face down as one)",
-              "equip (one treasure per mercenary, in your Guild Hall), then unequip",
-              "exit mercenaries from your Guild Hall", "event and instant abilities", "upstage an enemy"),
-    "first_movement": ("move mercenaries up to their movement (Frost lowers it)",
-                       "spend 1 movement to reveal an adjacent stealthed enemy", "event and instant abilities"),
-    "attack": ("declare one attack with each mercenary (it is then exhausted)",
-               "or plunder from an enemy Guild Hall (once per turn)", "attack and instant abilities"),
-    "second_movement": ("move mercenaries with the movement they did not use in First Movement",
-                        "event and instant abilities"),
-    "end": ("end-of-turn effects resolve (Bleed, Blind, Silence and Fog)",
-            "discard down to {hand_limit} cards", "instant abilities"),
+    "rally": (
+        "play mercenaries (back 8 tiles of your side; at most {max_mercenaries} in play)",
+        "play one treasure to your warchest (or a mercenary face down as one)",
+        "equip (one treasure per mercenary, in your Guild Hall), then unequip",
+        "exit mercenaries from your Guild Hall",
+        "event and instant abilities",
+        "upstage an enemy",
+    ),
+    "first_movement": (
+        "move mercenaries up to their movement (Frost lowers it)",
+        "spend 1 movement to reveal an adjacent stealthed enemy",
+        "event and instant abilities",
+    ),
+    "attack": (
+        "declare one attack with each mercenary (it is then exhausted)",
+        "or plunder from an enemy Guild Hall (once per turn)",
+        "attack and instant abilities",
+    ),
+    "second_movement": (
+        "move mercenaries with the movement they did not use in First Movement",
+        "event and instant abilities",
+    ),
+    "end": (
+        "end-of-turn effects resolve (Bleed, Blind, Silence and Fog)",
+        "discard down to {hand_limit} cards",
+        "instant abilities",
+    ),
 }
 
 MOVEMENT_PHASES = ("first_movement", "second_movement")
@@ -59,8 +76,10 @@ MOVEMENT_PHASES = ("first_movement", "second_movement")
 def allows(state: GuildedState, phase: str) -> list[str]:
     """What the phase allows, in words, with this match's figures."""
     s = state.settings
-    return [text.format(acquire_limit=s.acquire_limit, max_mercenaries=s.max_mercenaries, hand_limit=s.hand_limit)
-            for text in ALLOWS[phase]]
+    return [
+        text.format(acquire_limit=s.acquire_limit, max_mercenaries=s.max_mercenaries, hand_limit=s.hand_limit)
+        for text in ALLOWS[phase]
+    ]
 
 
 # -- movement and attack readiness (frost) -----------------------------------------------------
@@ -99,13 +118,23 @@ def start_turn(state: GuildedState, unit: int, events: list[Event]) -> GuildedSt
     state = replace(state, unit=unit, turn=state.turn + 1, phase=0)
     for seat in seats:
         state = state.with_seat(seat, acquired=False, treasure_played=False, plundered=False, unequipped=False)
-    state = replace(state, mercs=tuple(
-        replace(m, attacked=False, equipped=False, moved=0, frost_seen=0) if m.owner in seats else m
-        for m in state.mercs
-    ))
+    state = replace(
+        state,
+        mercs=tuple(
+            replace(m, attacked=False, equipped=False, moved=0, frost_seen=0) if m.owner in seats else m
+            for m in state.mercs
+        ),
+    )
     who = " and ".join(state.players[s] for s in state.active)
-    events.append(event("turn", f"Turn {state.turn}: {who}. Beginning phase.", turn=state.turn,
-                        players=[state.players[s] for s in state.active], phase="beginning"))
+    events.append(
+        event(
+            "turn",
+            f"Turn {state.turn}: {who}. Beginning phase.",
+            turn=state.turn,
+            players=[state.players[s] for s in state.active],
+            phase="beginning",
+        )
+    )
     return _enter(state, events)
 
 
@@ -166,8 +195,9 @@ def _enter(state: GuildedState, events: list[Event]) -> GuildedState:
         for merc_id in _turn_mercs(state):
             merc = state.merc(merc_id)
             if merc.stored("exhaust"):
-                state = effects.set_status(state, merc_id, "exhaust", merc.stored("exhaust") - 1, events,
-                                           "Beginning phase")
+                state = effects.set_status(
+                    state, merc_id, "exhaust", merc.stored("exhaust") - 1, events, why="Beginning phase"
+                )
     elif phase == "draw":
         if state.turn == 1 and not state.settings.first_turn_draw:
             events.append(event("no_draw", "The first player does not draw on the first turn (house rule)."))
@@ -180,21 +210,35 @@ def _enter(state: GuildedState, events: list[Event]) -> GuildedState:
             if merc.status("regen"):
                 state = effects.heal(state, merc_id, merc.status("regen"), events, f"Regen {merc.status('regen')}")
     elif phase == "first_movement":
-        state = replace(state, mercs=tuple(
-            replace(m, frost_seen=m.status("frost")) if m.owner in state.active else m for m in state.mercs
-        ))
+        state = replace(
+            state,
+            mercs=tuple(
+                replace(m, frost_seen=m.status("frost")) if m.owner in state.active else m for m in state.mercs
+            ),
+        )
     elif phase == "attack":
         for merc_id in _turn_mercs(state):
-            merc = _still(state, merc_id)
-            if merc is None or not merc.status("burn") or merc.burn_turn is None or merc.burn_turn >= state.turn:
+            burning = _still(state, merc_id)
+            if (
+                burning is None
+                or not burning.status("burn")
+                or burning.burn_turn is None
+                or burning.burn_turn >= state.turn
+            ):
                 continue
-            amount, kind, treasures_lost = statuses.burn_effect(merc.status("burn"))
-            if treasures_lost and merc.treasures:
-                state = state.with_merc(replace(merc, treasures=()))
-                names = ", ".join(t.name for t in merc.treasures)
-                events.append(event("treasures_lost", f"{state.label(merc)} loses its treasures to Burn: {names}.",
-                                    merc=merc_id, treasures=[t.name for t in merc.treasures]))
-            state, _ = effects.hurt(state, merc_id, amount, kind, events, f"Burn {merc.status('burn')}")
+            amount, kind, treasures_lost = statuses.burn_effect(burning.status("burn"))
+            if treasures_lost and burning.treasures:
+                state = state.with_merc(replace(burning, treasures=()))
+                names = ", ".join(t.name for t in burning.treasures)
+                events.append(
+                    event(
+                        "treasures_lost",
+                        f"{state.label(burning)} loses its treasures to Burn: {names}.",
+                        merc=merc_id,
+                        treasures=[t.name for t in burning.treasures],
+                    )
+                )
+            state, _ = effects.hurt(state, merc_id, amount, kind, events, cause=f"Burn {burning.status('burn')}")
     elif phase == "end":
         state = _enter_end(state, events)
     return after_change(state, events)
@@ -205,25 +249,36 @@ def _enter_end(state: GuildedState, events: list[Event]) -> GuildedState:
     for merc_id in bleeders:
         merc = _still(state, merc_id)
         if merc is not None and merc.status("bleed"):
-            state, _ = effects.hurt(state, merc_id, merc.status("bleed"), state.settings.bleed_damage, events,
-                                    f"Bleed {merc.status('bleed')}")
+            state, _ = effects.hurt(
+                state,
+                merc_id,
+                merc.status("bleed"),
+                state.settings.bleed_damage,
+                events,
+                cause=f"Bleed {merc.status('bleed')}",
+            )
     active = state.active
     for merc in list(state.mercs):
         if merc.status("blind") and merc.owner in active:
-            state = effects.set_status(state, merc.id, "blind", 0, events, "End phase")
+            state = effects.set_status(state, merc.id, "blind", 0, events, why="End phase")
         for name in ("silence", "fog"):
             if state.merc(merc.id).status(name):
-                state = effects.set_status(state, merc.id, name, 0, events, "End phase")
+                state = effects.set_status(state, merc.id, name, 0, events, why="End phase")
     if state.fog:
         events.append(event("fog_lifts", "The fog lifts.", tiles=len(state.fog)))
         state = replace(state, fog=())
     for seat in active:
         extra = state.seats[seat].hand - state.settings.hand_limit
         if extra > 0:
-            events.append(event(
-                "hand_limit", f"{state.players[seat]} has {state.seats[seat].hand} cards: discard {extra} "
-                f"(hand limit {state.settings.hand_limit}).", player=state.players[seat], discard=extra,
-            ))
+            events.append(
+                event(
+                    "hand_limit",
+                    f"{state.players[seat]} has {state.seats[seat].hand} cards: discard {extra} "
+                    f"(hand limit {state.settings.hand_limit}).",
+                    player=state.players[seat],
+                    discard=extra,
+                )
+            )
     return state
 
 
@@ -232,12 +287,12 @@ def _leave(state: GuildedState, events: list[Event]) -> GuildedState:
     if phase == "first_movement":
         for merc_id in _turn_mercs(state):
             if state.merc(merc_id).stored("frost"):
-                state = effects.set_status(state, merc_id, "frost", 0, events, "end of First Movement")
+                state = effects.set_status(state, merc_id, "frost", 0, events, why="end of First Movement")
     elif phase == "attack":
         for merc_id in _turn_mercs(state):
             merc = state.merc(merc_id)
             if merc.stored("burn") and merc.burn_turn is not None and merc.burn_turn < state.turn:
-                state = effects.set_status(state, merc_id, "burn", 0, events, "end of the Attack phase")
+                state = effects.set_status(state, merc_id, "burn", 0, events, why="end of the Attack phase")
     elif phase == "end":
         over = [(s, state.seats[s].hand - state.settings.hand_limit) for s in state.active]
         over = [(s, n) for s, n in over if n > 0]

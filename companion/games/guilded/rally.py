@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, event
+from companion.games.base import Event, IllegalAction, event, shown
 from companion.games.guilded import board, mercs
 from companion.games.guilded.fields import bool_field, int_field, text_field
 from companion.games.guilded.state import GuildedState, Merc, Treasure
@@ -44,23 +44,34 @@ def play_merc(state: GuildedState, action: Mapping[str, Any], events: list[Event
             raise IllegalAction("a Guild Master is a Rare or Legendary (3 or 4 star) mercenary")
     in_play = len(state.mercs_of(seat))
     if in_play >= state.settings.max_mercenaries:
-        raise IllegalAction(f"{state.players[seat]} already has {in_play} mercenaries in play "
-                            f"(at most {state.settings.max_mercenaries})")
+        raise IllegalAction(
+            f"{state.players[seat]} already has {in_play} mercenaries in play "
+            f"(at most {state.settings.max_mercenaries})"
+        )
     treasure = _treasure(action["treasure"]) if action.get("treasure") is not None else None
     from_hand = (0 if guild_master else 1) + (1 if treasure else 0)
     if player.hand < from_hand:
-        raise IllegalAction(f"Purser counts {player.hand} card{'s' * (player.hand != 1)} in {state.players[seat]}'s "
-                            'hand; if that is wrong, correct it with {"type": "counts", ...}')
+        raise IllegalAction(
+            f"Purser counts {player.hand} card{'s' * (player.hand != 1)} in {state.players[seat]}'s "
+            'hand; if that is wrong, correct it with {"type": "counts", ...}'
+        )
     merc_id, state = mercs.new_id(state)
     merc = mercs.read_stats(action, seat, merc_id, role="guild_master" if guild_master else "")
     if treasure:
         merc = replace(merc, treasures=(treasure,))
     state = mercs.place(state, merc, mercs.rally_tile(state, seat, action), events)
-    state = state.with_seat(seat, hand=player.hand - from_hand, guild_master_played=player.guild_master_played
-                            or guild_master)
+    state = state.with_seat(
+        seat, hand=player.hand - from_hand, guild_master_played=player.guild_master_played or guild_master
+    )
     if treasure:
-        events.append(event("equip", f"{state.label(merc)} enters equipped with {treasure.name}.",
-                            merc=merc_id, treasure=treasure.name))
+        events.append(
+            event(
+                "equip",
+                f"{state.label(merc)} enters equipped with {treasure.name}.",
+                merc=merc_id,
+                treasure=treasure.name,
+            )
+        )
     return state
 
 
@@ -80,8 +91,15 @@ def play_treasure(state: GuildedState, action: Mapping[str, Any], events: list[E
     face_down = bool_field(action, "face_down")
     name = "a mercenary face down" if face_down else text_field(action, "name", "a treasure")
     state = state.with_seat(seat, hand=player.hand - 1, warchest=player.warchest + 1, treasure_played=True)
-    events.append(event("treasure", f"{state.players[seat]} plays {name} to the warchest ({player.warchest + 1}).",
-                        player=state.players[seat], name=name, warchest=player.warchest + 1))
+    events.append(
+        event(
+            "treasure",
+            f"{state.players[seat]} plays {name} to the warchest ({player.warchest + 1}).",
+            player=state.players[seat],
+            name=name,
+            warchest=player.warchest + 1,
+        )
+    )
     return state
 
 
@@ -107,10 +125,18 @@ def equip(state: GuildedState, action: Mapping[str, Any], events: list[Event]) -
     if state.seats[seat].warchest < 1:
         raise IllegalAction(f"{state.players[seat]}'s warchest is empty")
     treasure = _treasure(action.get("treasure"))
-    state = state.with_merc(replace(merc, treasures=merc.treasures + (treasure,), equipped=True))
+    state = state.with_merc(replace(merc, treasures=(*merc.treasures, treasure), equipped=True))
     state = state.with_seat(seat, warchest=state.seats[seat].warchest - 1)
-    events.append(event("equip", f"{state.label(merc)} equips {treasure.name}.", merc=merc.id, treasure=treasure.name,
-                        armour=treasure.armour, magic_armour=treasure.magic_armour))
+    events.append(
+        event(
+            "equip",
+            f"{state.label(merc)} equips {treasure.name}.",
+            merc=merc.id,
+            treasure=treasure.name,
+            armour=treasure.armour,
+            magic_armour=treasure.magic_armour,
+        )
+    )
     return state
 
 
@@ -124,16 +150,20 @@ def unequip(state: GuildedState, action: Mapping[str, Any], events: list[Event])
     need_phase(state, "Unequipping", "rally")
     merc = own_merc(state, seat, action.get("merc"))
     name = text_field(action, "treasure")
-    for i, t in enumerate(merc.treasures):
-        if t.name.casefold() == name.casefold():
-            break
-    else:
+    i = next((i for i, t in enumerate(merc.treasures) if t.name.casefold() == name.casefold()), None)
+    if i is None:
         held = ", ".join(t.name for t in merc.treasures) or "nothing"
-        raise IllegalAction(f"{state.label(merc)} has no treasure {name!r} equipped (it has {held})")
-    state = state.with_merc(replace(merc, treasures=merc.treasures[:i] + merc.treasures[i + 1:]))
+        raise IllegalAction(f"{state.label(merc)} has no treasure {shown(name)} equipped (it has {held})")
+    state = state.with_merc(replace(merc, treasures=merc.treasures[:i] + merc.treasures[i + 1 :]))
     state = state.with_seat(seat, warchest=state.seats[seat].warchest + 1, unequipped=True)
-    events.append(event("unequip", f"{state.label(merc)} unequips {merc.treasures[i].name} to the warchest.",
-                        merc=merc.id, treasure=merc.treasures[i].name))
+    events.append(
+        event(
+            "unequip",
+            f"{state.label(merc)} unequips {merc.treasures[i].name} to the warchest.",
+            merc=merc.id,
+            treasure=merc.treasures[i].name,
+        )
+    )
     return state
 
 

@@ -11,63 +11,156 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import ConfigError, Rule
+from companion.games.base import ConfigError, Rule, shown
 from companion.games.guilded.formats import FORMATS
 
 RULES: tuple[Rule, ...] = (
-    Rule("format", "standard", "the format: Standard 1v1/2v2, Draft, Arena 1v1/2v2 or Guild Master",
-         choices=tuple(FORMATS)),
-    Rule("vault", 0, "starting loot in each Vault; 0 = the format's (Standard 30, Draft 20, Arena 30, "
-         "Guild Master 40)", minimum=0, maximum=999),
-    Rule("deck_size", 0, "cards in a deck; 0 = the format's (Standard 40, Draft 30, Arena 30 + Champion, "
-         "Guild Master 60 + Guild Master)", minimum=0, maximum=999),
+    Rule(
+        "format",
+        "standard",
+        "the format: Standard 1v1/2v2, Draft, Arena 1v1/2v2 or Guild Master",
+        choices=tuple(FORMATS),
+    ),
+    Rule(
+        "vault",
+        0,
+        "starting loot in each Vault; 0 = the format's (Standard 30, Draft 20, Arena 30, Guild Master 40)",
+        minimum=0,
+        maximum=999,
+    ),
+    Rule(
+        "deck_size",
+        0,
+        "cards in a deck; 0 = the format's (Standard 40, Draft 30, Arena 30 + Champion, "
+        "Guild Master 60 + Guild Master)",
+        minimum=0,
+        maximum=999,
+    ),
     Rule("deck_size_exact", True, "a deck must have exactly the deck size (no: at least)"),
-    Rule("deck_check", "optional", "whether each player must enter a legal deck list before keeping a hand",
-         choices=("optional", "required")),
+    Rule(
+        "deck_check",
+        "optional",
+        "whether each player must enter a legal deck list before keeping a hand",
+        choices=("optional", "required"),
+    ),
     Rule("casual", False, "casual play: no match timer"),
-    Rule("timer_minutes", 0, "match time in minutes; 0 = the format's (Standard 50, Draft 40, Arena 40, "
-         "Guild Master none)", minimum=0, maximum=600),
-    Rule("building_minutes", 0, "Draft deck-building time in minutes; 0 = the rulebook's 15",
-         minimum=0, maximum=120),
-    Rule("time_up", "most_loot", "when match time runs out: the turn in play is finished and the side "
-         "with the most loot wins (a tie is a draw), or Purser only announces it",
-         choices=("most_loot", "announce")),
+    Rule(
+        "timer_minutes",
+        0,
+        "match time in minutes; 0 = the format's (Standard 50, Draft 40, Arena 40, Guild Master none)",
+        minimum=0,
+        maximum=600,
+    ),
+    Rule("building_minutes", 0, "Draft deck-building time in minutes; 0 = the rulebook's 15", minimum=0, maximum=120),
+    Rule(
+        "time_up",
+        "most_loot",
+        "when match time runs out: the turn in play is finished and the side "
+        "with the most loot wins (a tie is a draw), or Purser only announces it",
+        choices=("most_loot", "announce"),
+    ),
     Rule("best_of", 0, "games in a match (odd); 0 = the format's (Arena 3, others 1)", minimum=0, maximum=9),
-    Rule("team_turns", "format", "2v2: teammates share one turn, take separate turns, or as the format says "
-         "(Arena shared, Standard separate)", choices=("format", "shared", "separate")),
+    Rule(
+        "team_turns",
+        "format",
+        "2v2: teammates share one turn, take separate turns, or as the format says (Arena shared, Standard separate)",
+        choices=("format", "shared", "separate"),
+    ),
     Rule("mulligans", 1, "mulligans each player may take before keeping a hand", minimum=0, maximum=10),
     Rule("first_turn_draw", True, "the first player draws in the Draw phase of the game's first turn"),
     Rule("hand_limit", 9, "cards a player may keep at the end of their turn", minimum=1, maximum=99),
     Rule("max_mercenaries", 3, "mercenaries a player may have in play", minimum=1, maximum=12),
-    Rule("acquire_limit", 4, "extra cards a player may draw in the Acquire phase (1 loot each)",
-         minimum=0, maximum=20),
-    Rule("stack_overflow", "drop", "Bleed past 5 and Poison past 3 grow only in whole fives/threes: "
-         "drop the counters that do not make a whole step, or bank them until they do",
-         choices=("drop", "bank")),
-    Rule("bleed_timing", "every_end", "bleeding mercenaries take damage in every End phase, or only in "
-         "their controller's", choices=("every_end", "controller_end")),
-    Rule("bleed_damage", "true", "the damage type of Bleed (true: no armour or defence applies)",
-         choices=("true", "pure", "physical")),
-    Rule("poison_timing", "after_reduction", "Poison adds its counters to damage that gets through armour "
-         "and defence, or to the damage before they apply", choices=("after_reduction", "before_reduction")),
-    Rule("true_damage_defence", False, "defence reduces true damage (no: true damage ignores armour and "
-         "defence, unlike pure)"),
-    Rule("lethal_above_half", "no_effect", "lethal damage against a mercenary above half health: no "
-         "effect, or dealt as true or physical damage", choices=("no_effect", "true", "physical")),
-    Rule("frost_scope", "turn", "Frost set at the start of First Movement limits movement for the whole "
-         "turn (3 counters: no attack either), or only while its counters are on",
-         choices=("turn", "counters")),
-    Rule("fortify_loss", "cap", "when Fortify is lowered or removed, health above the new maximum is lost "
-         "(cap) or the bonus is taken off current health (remove_bonus)", choices=("cap", "remove_bonus")),
-    Rule("plunder_loot", "to_plunderer", "loot taken by plundering goes to the plunderer's Vault, or is "
-         "just lost", choices=("to_plunderer", "lost")),
+    Rule("acquire_limit", 4, "extra cards a player may draw in the Acquire phase (1 loot each)", minimum=0, maximum=20),
+    Rule(
+        "stack_overflow",
+        "drop",
+        "Bleed past 5 and Poison past 3 grow only in whole fives/threes: "
+        "drop the counters that do not make a whole step, or bank them until they do",
+        choices=("drop", "bank"),
+    ),
+    Rule(
+        "bleed_timing",
+        "every_end",
+        "bleeding mercenaries take damage in every End phase, or only in their controller's",
+        choices=("every_end", "controller_end"),
+    ),
+    Rule(
+        "bleed_damage",
+        "true",
+        "the damage type of Bleed (true: no armour or defence applies)",
+        choices=("true", "pure", "physical"),
+    ),
+    Rule(
+        "poison_timing",
+        "after_reduction",
+        "Poison adds its counters to damage that gets through armour and defence, or to the damage before they apply",
+        choices=("after_reduction", "before_reduction"),
+    ),
+    Rule(
+        "true_damage_defence",
+        False,
+        "defence reduces true damage (no: true damage ignores armour and defence, unlike pure)",
+    ),
+    Rule(
+        "lethal_above_half",
+        "no_effect",
+        "lethal damage against a mercenary above half health: no effect, or dealt as true or physical damage",
+        choices=("no_effect", "true", "physical"),
+    ),
+    Rule(
+        "frost_scope",
+        "turn",
+        "Frost set at the start of First Movement limits movement for the whole "
+        "turn (3 counters: no attack either), or only while its counters are on",
+        choices=("turn", "counters"),
+    ),
+    Rule(
+        "fortify_loss",
+        "cap",
+        "when Fortify is lowered or removed, health above the new maximum is lost "
+        "(cap) or the bonus is taken off current health (remove_bonus)",
+        choices=("cap", "remove_bonus"),
+    ),
+    Rule(
+        "plunder_loot",
+        "to_plunderer",
+        "loot taken by plundering goes to the plunderer's Vault, or is just lost",
+        choices=("to_plunderer", "lost"),
+    ),
     Rule("plunder_exhausts", True, "a mercenary that plunders is exhausted, like one that attacks"),
-    Rule("deck_out", "draw_from_empty", "a player loses when they must draw from an empty deck, or as soon "
-         "as their deck is empty", choices=("draw_from_empty", "empty_deck")),
-    Rule("arena_defeat", "all_mercenaries", "Arena: a side is eliminated when it has no mercenary left in "
-         "play, or when its Champion is destroyed", choices=("all_mercenaries", "champion")),
-    Rule("coin_flips", "purser", "Blind and Fog coin flips: Purser flips unless a coin result is given, or "
-         "the table must always give the result of a real coin", choices=("purser", "table")),
+    Rule(
+        "deck_out",
+        "draw_from_empty",
+        "a player loses when they must draw from an empty deck, or as soon as their deck is empty",
+        choices=("draw_from_empty", "empty_deck"),
+    ),
+    Rule(
+        "arena_defeat",
+        "all_mercenaries",
+        "Arena: a side is eliminated when it has no mercenary left in play, or when its Champion is destroyed",
+        choices=("all_mercenaries", "champion"),
+    ),
+    Rule(
+        "attack_range",
+        "checked",
+        "1v1 with positions known: Purser checks reach (melee: an adjacent tile; "
+        "ranged: 2-4 tiles away in a row, column or diagonal) and line of sight (no mercenary between), or "
+        "the table judges them from the cards (table)",
+        choices=("checked", "table"),
+    ),
+    Rule(
+        "acquire_last_loot",
+        "refuse",
+        "an Acquire that would empty the player's own Vault (and lose the game) is refused, or allowed",
+        choices=("refuse", "allow"),
+    ),
+    Rule(
+        "coin_flips",
+        "purser",
+        "Blind and Fog coin flips: Purser flips unless a coin result is given, or "
+        "the table must always give the result of a real coin",
+        choices=("purser", "table"),
+    ),
 )
 
 
@@ -106,6 +199,8 @@ class Settings:
     deck_out: str
     arena_defeat: str
     coin_flips: str
+    attack_range: str
+    acquire_last_loot: str
     plunder: bool
     bounty: bool
     exit: bool
@@ -130,7 +225,7 @@ def resolve_settings(config: Mapping[str, Any], n_players: int) -> Settings:
     key = str(values["format"])
     fmt = FORMATS.get(key)
     if fmt is None:
-        raise ConfigError(f"there is no format called {key!r} (formats: {', '.join(FORMATS)})")
+        raise ConfigError(f"there is no format called {shown(key)} (formats: {', '.join(FORMATS)})")
     if n_players not in fmt.seatings:
         raise ConfigError(f"{fmt.title} is played by {fmt.seating_words()}, not {n_players}")
     best_of = int(values["best_of"]) or fmt.best_of
@@ -173,6 +268,8 @@ def resolve_settings(config: Mapping[str, Any], n_players: int) -> Settings:
         deck_out=str(values["deck_out"]),
         arena_defeat=str(values["arena_defeat"]),
         coin_flips=str(values["coin_flips"]),
+        attack_range=str(values["attack_range"]),
+        acquire_last_loot=str(values["acquire_last_loot"]),
         plunder=fmt.plunder,
         bounty=fmt.bounty,
         exit=fmt.exit,

@@ -55,10 +55,14 @@ def deck(state: GuildedState, action: Mapping[str, Any], events: list[Event]) ->
     total = sum(c.count for c in cards)
     player = state.seats[seat]
     state = state.with_seat(seat, deck_size=total, deck=total - player.hand, deck_list=True)
-    events.append(event(
-        "deck", f"{state.players[seat]}'s {total}-card deck is legal for {fmt.title}.",
-        player=state.players[seat], cards=total,
-    ))
+    events.append(
+        event(
+            "deck",
+            f"{state.players[seat]}'s {total}-card deck is legal for {fmt.title}.",
+            player=state.players[seat],
+            cards=total,
+        )
+    )
     return state
 
 
@@ -98,8 +102,13 @@ def _settle_roll(state: GuildedState, events: list[Event]) -> GuildedState:
         events.append(event("reroll", f"{names} tie on {best}: roll again.", players=[state.players[s] for s in top]))
         return replace(state, contenders=top)
     winner = top[0]
-    events.append(event("roll_winner", f"{state.players[winner]} rolled highest and chooses who goes first.",
-                        player=state.players[winner]))
+    events.append(
+        event(
+            "roll_winner",
+            f"{state.players[winner]} rolled highest and chooses who goes first.",
+            player=state.players[winner],
+        )
+    )
     return replace(state, stage="first", roll_winner=winner, contenders=())
 
 
@@ -137,16 +146,22 @@ def pillar(state: GuildedState, action: Mapping[str, Any], events: list[Event]) 
     seat = seat_of(state, action)
     side = pillar_side(state)
     if state.sides[seat] != side:
-        raise IllegalAction(f"{state.side_names(side)} place{'s' * (' and ' not in state.side_names(side))} "
-                            f"pillar {len(state.pillars) + 1}")
+        raise IllegalAction(
+            f"{state.side_names(side)} place{'s' * (' and ' not in state.side_names(side))} "
+            f"pillar {len(state.pillars) + 1}"
+        )
     tile = board.parse_tile(state, action.get("tile"))
     if tile in state.pillars:
         raise IllegalAction(f"a pillar already stands on {board.tile_words(state, tile)}")
-    state = replace(state, pillars=state.pillars + (tile,))
-    events.append(event(
-        "pillar", f"{state.players[seat]} places pillar {len(state.pillars)} on {board.tile_words(state, tile)}.",
-        player=state.players[seat], tile=board.tile_json(state, tile),
-    ))
+    state = replace(state, pillars=(*state.pillars, tile))
+    events.append(
+        event(
+            "pillar",
+            f"{state.players[seat]} places pillar {len(state.pillars)} on {board.tile_words(state, tile)}.",
+            player=state.players[seat],
+            tile=board.tile_json(state, tile),
+        )
+    )
     if len(state.pillars) == PILLARS:
         state = replace(state, stage="champions")
         events.append(event("champions", "Place your Champions."))
@@ -182,11 +197,19 @@ def mulligan(state: GuildedState, action: Mapping[str, Any], events: list[Event]
     seat = _hands_seat(state, action)
     player = state.seats[seat]
     if player.mulligans >= state.settings.mulligans:
-        raise IllegalAction(f"{state.players[seat]} has taken the {state.settings.mulligans} mulligan"
-                            f"{'s' * (state.settings.mulligans != 1)} allowed: keep this hand")
+        raise IllegalAction(
+            f"{state.players[seat]} has taken the {state.settings.mulligans} mulligan"
+            f"{'s' * (state.settings.mulligans != 1)} allowed: keep this hand"
+        )
     state = state.with_seat(seat, mulligans=player.mulligans + 1)
-    events.append(event("mulligan", f"{state.players[seat]} shuffles their hand into the deck and draws 7.",
-                        player=state.players[seat], mulligans=player.mulligans + 1))
+    events.append(
+        event(
+            "mulligan",
+            f"{state.players[seat]} shuffles their hand into the deck and draws 7.",
+            player=state.players[seat],
+            mulligans=player.mulligans + 1,
+        )
+    )
     return state
 
 
@@ -239,8 +262,9 @@ def _hands_seat(state: GuildedState, action: Mapping[str, Any]) -> int:
 
 def _after_stage(state: GuildedState, events: list[Event]) -> GuildedState:
     if state.stage == "pillars":
-        events.append(event("pillars", f"Place {PILLARS} pillars in turn, {state.players[state.roll_winner or 0]}'s "
-                            "side first."))
+        events.append(
+            event("pillars", f"Place {PILLARS} pillars in turn, {state.players[state.roll_winner or 0]}'s side first.")
+        )
         return state
     if state.stage == "hands" and all(state.seats[s].kept for s in _playing(state)):
         unit = next(i for i, u in enumerate(state.units) if state.first in u)

@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 from companion.games.guilded import statuses
 from companion.games.guilded.settings import Settings
 
@@ -208,6 +208,11 @@ class GuildedState:
         """The players of ``side`` in words: ``Ana`` or ``Ana and Cy``."""
         return " and ".join(p for i, p in enumerate(self.players) if self.sides[i] == side)
 
+    def side_wins(self, side: int) -> str:
+        """``Ana wins`` or ``Ana and Cy win``: the side's players with the verb agreeing."""
+        names = [p for i, p in enumerate(self.players) if self.sides[i] == side]
+        return f"{' and '.join(names)} {'wins' if len(names) == 1 else 'win'}"
+
     def opponents(self, seat: int) -> tuple[int, ...]:
         """Seats on other sides, still playing."""
         return tuple(i for i, s in enumerate(self.seats) if self.sides[i] != self.sides[seat] and not s.out)
@@ -261,7 +266,7 @@ def find_merc(state: GuildedState, ref: Any, what: str = "mercenary") -> Merc:
         IllegalAction: nothing in play by that id or name, or the name is shared.
     """
     if not isinstance(ref, str) or not ref.strip():
-        raise IllegalAction(f"name the {what} by its id (like \"m1\") or its name")
+        raise IllegalAction(f'name the {what} by its id (like "m1") or its name')
     key = ref.strip().casefold()
     for m in state.mercs:
         if m.id.casefold() == key:
@@ -271,6 +276,6 @@ def find_merc(state: GuildedState, ref: Any, what: str = "mercenary") -> Merc:
         return named[0]
     if named:
         ids = ", ".join(f"{state.players[m.owner]}'s {m.id}" for m in named)
-        raise IllegalAction(f"more than one mercenary is called {ref!r} ({ids}): name one by its id")
+        raise IllegalAction(f"more than one mercenary is called {shown(ref)} ({ids}): name one by its id")
     in_play = ", ".join(f"{m.id} {m.name}" for m in state.mercs) or "none"
-    raise IllegalAction(f"no mercenary {ref!r} is in play (in play: {in_play})")
+    raise IllegalAction(f"no mercenary {shown(ref)} is in play (in play: {in_play})")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 
 
 @dataclass(frozen=True)
@@ -37,34 +37,62 @@ class StatusDef:
 STATUSES: dict[str, StatusDef] = {
     s.name: s
     for s in (
-        StatusDef("exhaust", "physical", "counters",
-                  "cannot move, attack, plunder or activate abilities; one counter comes off at the start "
-                  "of its controller's Beginning phase"),
-        StatusDef("bleed", "physical", "counters",
-                  "takes damage equal to its counters in each End phase; stacks to 5, then only in fives",
-                  cap=5, step=5),
-        StatusDef("blind", "physical", "flag",
-                  "its attacks, attack abilities and plunders need a won coin flip; ends at its "
-                  "controller's next End phase"),
-        StatusDef("poison", "physical", "counters",
-                  "damage dealt to it is increased by its counters; stacks to 3, then only in threes",
-                  cap=3, step=3),
-        StatusDef("fog", "magical", "flag",
-                  "stands in fog, so it is blinded; the fog lifts at the next End phase"),
-        StatusDef("frost", "magical", "counters",
-                  "1: movement -1; 2: movement -2; 3: cannot move or attack; removed at the end of its "
-                  "controller's First Movement phase", cap=3),
-        StatusDef("burn", "magical", "counters",
-                  "in its controller's next Attack phase: 1: 1 true damage; 2: 2 true damage; 3: 4 pure "
-                  "damage and all equipped treasures lost; removed at the end of that Attack phase", cap=3),
-        StatusDef("silence", "magical", "flag",
-                  "cannot be used to activate ability cards; ends at the next End phase"),
-        StatusDef("stealth", "magical", "flag",
-                  "cannot be targeted; its next damage is true damage; lost when it attacks or uses an "
-                  "ability, or when an adjacent enemy spends 1 movement to reveal it"),
+        StatusDef(
+            "exhaust",
+            "physical",
+            "counters",
+            "cannot move, attack, plunder or activate abilities; one counter comes off at the start "
+            "of its controller's Beginning phase",
+        ),
+        StatusDef(
+            "bleed",
+            "physical",
+            "counters",
+            "takes damage equal to its counters in each End phase; stacks to 5, then only in fives",
+            cap=5,
+            step=5,
+        ),
+        StatusDef(
+            "blind",
+            "physical",
+            "flag",
+            "its attacks, attack abilities and plunders need a won coin flip; ends at its controller's next End phase",
+        ),
+        StatusDef(
+            "poison",
+            "physical",
+            "counters",
+            "damage dealt to it is increased by its counters; stacks to 3, then only in threes",
+            cap=3,
+            step=3,
+        ),
+        StatusDef("fog", "magical", "flag", "stands in fog, so it is blinded; the fog lifts at the next End phase"),
+        StatusDef(
+            "frost",
+            "magical",
+            "counters",
+            "1: movement -1; 2: movement -2; 3: cannot move or attack; removed at the end of its "
+            "controller's First Movement phase",
+            cap=3,
+        ),
+        StatusDef(
+            "burn",
+            "magical",
+            "counters",
+            "in its controller's next Attack phase: 1: 1 true damage; 2: 2 true damage; 3: 4 pure "
+            "damage and all equipped treasures lost; removed at the end of that Attack phase",
+            cap=3,
+        ),
+        StatusDef("silence", "magical", "flag", "cannot be used to activate ability cards; ends at the next End phase"),
+        StatusDef(
+            "stealth",
+            "magical",
+            "flag",
+            "cannot be targeted; its next damage is true damage; lost when it attacks or uses an "
+            "ability, or when an adjacent enemy spends 1 movement to reveal it",
+        ),
         StatusDef("regen", "beneficial", "level", "heals X health at the start of its controller's Rally phase"),
-        StatusDef("fortify", "beneficial", "level",
-                  "extra health: level 1 +1, 2 +3, 3 +6, 4 +9", cap=4),
+        StatusDef("fortify", "beneficial", "level", "extra health: level 1 +1, 2 +3, 3 +6, 4 +9", cap=4),
         StatusDef("leech", "beneficial", "flag", "damage it deals heals it by the same amount"),
     )
 }
@@ -79,14 +107,30 @@ TIMING: tuple[tuple[str, str, str], ...] = (
     ("exhaust", "start of its controller's Beginning phase", "one counter removed"),
     ("regen", "start of its controller's Rally phase", "heals X (not above its maximum health)"),
     ("frost", "end of its controller's First Movement phase", "all counters removed"),
-    ("burn", "start of its controller's Attack phase (burn placed before that turn)",
-     "1/2: 1/2 true damage; 3: 4 pure damage, treasures lost"),
+    (
+        "burn",
+        "start of its controller's Attack phase (burn placed before that turn)",
+        "1/2: 1/2 true damage; 3: 4 pure damage, treasures lost",
+    ),
     ("burn", "end of that Attack phase", "all counters removed"),
     ("bleed", "start of each End phase (house rule bleed_timing)", "damage equal to its counters"),
     ("blind", "start of its controller's next End phase", "removed"),
     ("fog", "start of the next End phase", "removed (tiles and mercenaries)"),
     ("silence", "start of the next End phase", "removed"),
 )
+
+
+def flag_words(name: str) -> str:
+    """An on/off status as an adjective: ``blind``, ``silenced``, ``stealthed`` ..."""
+    return {"fog": "in fog", "silence": "silenced", "stealth": "stealthed", "leech": "leeching"}.get(name, name)
+
+
+def at_most(status: StatusDef, stored: int) -> bool:
+    """Whether adding more of ``status`` to ``stored`` can change nothing (a flag already on,
+    or a count at its cap with no steps beyond)."""
+    if status.shape == "flag":
+        return stored > 0
+    return status.cap is not None and status.step is None and stored >= status.cap
 
 
 def find_status(name: str) -> StatusDef:
@@ -97,7 +141,7 @@ def find_status(name: str) -> StatusDef:
     """
     status = STATUSES.get(name.strip().lower())
     if status is None:
-        raise IllegalAction(f"there is no status called {name!r} (statuses: {', '.join(STATUSES)})")
+        raise IllegalAction(f"there is no status called {shown(name)} (statuses: {', '.join(STATUSES)})")
     return status
 
 

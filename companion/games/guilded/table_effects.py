@@ -14,11 +14,11 @@ from typing import Any
 
 from companion.games.base import Event, IllegalAction, event
 from companion.games.guilded import board, effects, outcome, statuses
+from companion.games.guilded.combat import strike
 from companion.games.guilded.damage import check_type
 from companion.games.guilded.fields import bool_field, int_field, optional_seat, seat_of, text_field
 from companion.games.guilded.mercs import STAT_FIELDS
 from companion.games.guilded.state import GuildedState, Merc, find_merc
-from companion.games.guilded.combat import strike
 
 
 def _in_play(state: GuildedState, action: Mapping[str, Any]) -> int | None:
@@ -45,16 +45,20 @@ def damage(state: GuildedState, action: Mapping[str, Any], events: list[Event]) 
     amount = int_field(action, "amount", 0, 999)
     damage_type = check_type(text_field(action, "damage_type"))
     if target.status("stealth") and not bool_field(action, "untargeted"):
-        raise IllegalAction(f'{state.label(target)} is stealthed and cannot be targeted; if this damage does not '
-                            'target (an area effect), add "untargeted": true')
+        raise IllegalAction(
+            f"{state.label(target)} is stealthed and cannot be targeted; if this damage does not "
+            'target (an area effect), add "untargeted": true'
+        )
     cause = text_field(action, "cause", "an effect")
     if action.get("source") is not None:
         source = find_merc(state, action["source"], "source")
         if source.status("stealth"):
             state = state.with_merc(replace(source, next_true=True))
-            state = effects.set_status(state, source.id, "stealth", 0, events, "dealt damage")
-        return strike(state, source.id, target.id, amount, damage_type, events, f"{state.label(source)}: {cause}")
-    state, _ = effects.hurt(state, target.id, amount, damage_type, events, cause)
+            state = effects.set_status(state, source.id, "stealth", 0, events, why="dealt damage")
+        return strike(
+            state, source.id, target.id, amount, damage_type, events=events, cause=f"{state.label(source)}: {cause}"
+        )
+    state, _ = effects.hurt(state, target.id, amount, damage_type, events, cause=cause)
     return state
 
 
@@ -62,8 +66,9 @@ def heal(state: GuildedState, action: Mapping[str, Any], events: list[Event]) ->
     """Heal ``target`` by ``amount`` (never above its maximum health)."""
     _in_play(state, action)
     target = _target(state, action)
-    return effects.heal(state, target.id, int_field(action, "amount", 0, 999), events,
-                        text_field(action, "cause", "an effect"))
+    return effects.heal(
+        state, target.id, int_field(action, "amount", 0, 999), events, text_field(action, "cause", "an effect")
+    )
 
 
 def add_status(state: GuildedState, action: Mapping[str, Any], events: list[Event]) -> GuildedState:
@@ -78,17 +83,38 @@ def add_status(state: GuildedState, action: Mapping[str, Any], events: list[Even
     count = int_field(action, "count", 1, 99, default=1)
     stored = statuses.stack(status.name, target.stored(status.name), count, state.settings.stack_overflow)
     if target.status("stealth") and status.group != "beneficial" and not bool_field(action, "untargeted"):
-        raise IllegalAction(f'{state.label(target)} is stealthed and cannot be targeted (add "untargeted": true '
-                            'for an effect that does not target)')
+        raise IllegalAction(
+            f'{state.label(target)} is stealthed and cannot be targeted (add "untargeted": true '
+            "for an effect that does not target)"
+        )
     before = target.status(status.name)
-    state = effects.set_status(state, target.id, status.name, stored, events, text_field(action, "cause", "an effect"))
+    if statuses.at_most(status, target.stored(status.name)):
+        if status.shape == "flag":
+            raise IllegalAction(f"{state.label(target)} is already {statuses.flag_words(status.name)}: nothing changes")
+        if status.shape == "level":
+            raise IllegalAction(
+                f"{state.label(target)} already has {status.name} {before}, the highest level: nothing changes"
+            )
+        raise IllegalAction(
+            f"{state.label(target)} already has {before} {status.name} counter{'s' * (before != 1)}, "
+            f"the most there can be: nothing changes"
+        )
+    state = effects.set_status(
+        state, target.id, status.name, stored, events, why=text_field(action, "cause", "an effect")
+    )
     if status.step is not None and any(m.id == target.id for m in state.mercs):
         after = state.merc(target.id).status(status.name)
         if after - before < count:
-            events.append(event(
-                "stack_limit", f"{status.name.title()} stacks to {status.cap}, then only in {status.step}s: "
-                f"{before} + {count} counts as {after}.", merc=target.id, status=status.name, count=after,
-            ))
+            events.append(
+                event(
+                    "stack_limit",
+                    f"{status.name.title()} stacks to {status.cap}, then only in {status.step}s: "
+                    f"{before} + {count} counts as {after}.",
+                    merc=target.id,
+                    status=status.name,
+                    count=after,
+                )
+            )
     return state
 
 
@@ -105,11 +131,14 @@ def remove_status(state: GuildedState, action: Mapping[str, Any], events: list[E
         raise IllegalAction(f"{state.label(target)} has no {status.name}")
     count = int_field(action, "count", 1, 99) if action.get("count") is not None else None
     stored = statuses.reduce(status.name, target.stored(status.name), count, state.settings.stack_overflow)
-    return effects.set_status(state, target.id, status.name, stored, events, text_field(action, "cause", "an effect"))
+    return effects.set_status(
+        state, target.id, status.name, stored, events, why=text_field(action, "cause", "an effect")
+    )
 
 
-def _remove_group(state: GuildedState, action: Mapping[str, Any], events: list[Event], group: str,
-                  verb: str) -> GuildedState:
+def _remove_group(
+    state: GuildedState, action: Mapping[str, Any], events: list[Event], group: str, verb: str
+) -> GuildedState:
     _in_play(state, action)
     target = _target(state, action)
     if action.get("status") is not None:
@@ -122,9 +151,17 @@ def _remove_group(state: GuildedState, action: Mapping[str, Any], events: list[E
     present = [n for n in names if target.stored(n)]
     if not present:
         raise IllegalAction(f"{state.label(target)} has no {group} status to remove")
-    events.append(event(verb.lower(), f"{state.label(target)} is {verb.lower()}d.", merc=target.id, statuses=present))
+    done = {"Mend": "mended", "Cleanse": "cleansed"}[verb]
+    events.append(
+        event(
+            verb.lower(),
+            f"{state.label(target)} is {done} ({', '.join(present)} removed).",
+            merc=target.id,
+            statuses=present,
+        )
+    )
     for name in present:
-        state = effects.set_status(state, target.id, name, 0, events, verb)
+        state = effects.set_status(state, target.id, name, 0, events, why=verb)
     return state
 
 
@@ -144,7 +181,7 @@ def fog(state: GuildedState, action: Mapping[str, Any], events: list[Event]) -> 
     tile = board.parse_tile(state, action.get("tile"))
     if tile in state.fog:
         raise IllegalAction(f"{board.tile_words(state, tile)} is already fogged")
-    state = replace(state, fog=state.fog + (tile,))
+    state = replace(state, fog=(*state.fog, tile))
     events.append(event("fog", f"Fog covers {board.tile_words(state, tile)}.", tile=board.tile_json(state, tile)))
     return state
 
@@ -156,8 +193,9 @@ def restore_defence(state: GuildedState, action: Mapping[str, Any], events: list
     if target.defence_ready:
         raise IllegalAction(f"{state.label(target)}'s defence is not spent")
     state = state.with_merc(replace(target, defence_ready=True))
-    events.append(event("defence", f"{state.label(target)}'s defence ({target.defence}) is ready again.",
-                        merc=target.id))
+    events.append(
+        event("defence", f"{state.label(target)}'s defence ({target.defence}) is ready again.", merc=target.id)
+    )
     return state
 
 
@@ -169,8 +207,8 @@ def set_merc(state: GuildedState, action: Mapping[str, Any], events: list[Event]
     """
     _in_play(state, action)
     target = _target(state, action)
-    changes: dict[str, int] = {}
-    for key in ("base_health",) + STAT_FIELDS:
+    changes: dict[str, Any] = {}
+    for key in ("base_health", *STAT_FIELDS):
         if action.get(key) is not None:
             changes[key] = int_field(action, key, 1 if key == "base_health" else 0, 999)
     if action.get("health") is not None:
@@ -192,8 +230,9 @@ def destroy(state: GuildedState, action: Mapping[str, Any], events: list[Event])
     """An effect destroys ``target`` outright (its bounty is lost unless ``bounty`` is false)."""
     _in_play(state, action)
     target = _target(state, action)
-    return effects.destroy(state, target.id, events, text_field(action, "cause", "an effect"),
-                           bounty=bool_field(action, "bounty", True))
+    return effects.destroy(
+        state, target.id, events, text_field(action, "cause", "an effect"), bounty=bool_field(action, "bounty", True)
+    )
 
 
 def loot(state: GuildedState, action: Mapping[str, Any], events: list[Event]) -> GuildedState:
@@ -226,8 +265,15 @@ def discard(state: GuildedState, action: Mapping[str, Any], events: list[Event])
     if cards > hand:
         raise IllegalAction(f"Purser counts {hand} card{'s' * (hand != 1)} in {state.players[seat]}'s hand")
     state = state.with_seat(seat, hand=hand - cards)
-    events.append(event("discard", f"{state.players[seat]} discards {cards}; {hand - cards} in hand.",
-                        player=state.players[seat], cards=cards, hand=hand - cards))
+    events.append(
+        event(
+            "discard",
+            f"{state.players[seat]} discards {cards}; {hand - cards} in hand.",
+            player=state.players[seat],
+            cards=cards,
+            hand=hand - cards,
+        )
+    )
     return state
 
 
@@ -240,8 +286,9 @@ def counts(state: GuildedState, action: Mapping[str, Any], events: list[Event]) 
         raise IllegalAction("say which count to correct: hand, deck or warchest")
     state = state.with_seat(seat, **changes)
     words = ", ".join(f"{k} {v}" for k, v in changes.items())
-    events.append(event("counts", f"{state.players[seat]}'s counts corrected: {words}.", player=state.players[seat],
-                        **changes))
+    events.append(
+        event("counts", f"{state.players[seat]}'s counts corrected: {words}.", player=state.players[seat], **changes)
+    )
     return state
 
 

@@ -16,7 +16,6 @@ from companion.games.guilded import effects, phases
 from companion.games.guilded.fields import int_field, seat_of
 from companion.games.guilded.state import GuildedState, Merc, find_merc
 
-
 # -- who and when --------------------------------------------------------------------------
 
 
@@ -98,9 +97,10 @@ def acquire(state: GuildedState, action: Mapping[str, Any], events: list[Event])
     cards = int_field(action, "cards", 0, state.settings.acquire_limit)
     if cards > player.deck and state.settings.deck_out == "draw_from_empty":
         raise IllegalAction(f"{state.players[seat]}'s deck has only {player.deck} card{'s' * (player.deck != 1)} left")
-    if cards and cards >= player.vault:
+    if cards and cards >= player.vault and state.settings.acquire_last_loot == "refuse":
         raise IllegalAction(
-            f"acquiring {cards} would empty {state.players[seat]}'s Vault ({player.vault} loot) and lose the game"
+            f"acquiring {cards} would empty {state.players[seat]}'s Vault ({player.vault} loot) and lose the game "
+            "(house rule acquire_last_loot=refuse)"
         )
     state = state.with_seat(seat, acquired=True)
     if cards == 0:

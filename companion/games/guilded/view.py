@@ -45,12 +45,12 @@ from typing import Any
 
 from companion.games.base import IllegalAction, Summary
 from companion.games.guilded import board, clock, phases, statuses
-from companion.games.guilded.setup import PILLARS, pillar_side
-from companion.games.guilded.state import COLS, PHASES, ROWS, GuildedState, Merc, Tile
 from companion.games.guilded.combat import blinded, why_cannot_attack
 from companion.games.guilded.legal import OPEN_FIELDS
 from companion.games.guilded.mercs import STAT_FIELDS
 from companion.games.guilded.movement import why_cannot_move
+from companion.games.guilded.setup import PILLARS, pillar_side
+from companion.games.guilded.state import COLS, PHASES, ROWS, GuildedState, Merc, Tile
 
 LOG_TAIL = 20
 
@@ -68,8 +68,7 @@ _STATS = (
     _number("health", 1, 999),
     *(_number(key, 0, 999) for key in STAT_FIELDS),
     # the card shows a crossbow (physical) or a staff (magic)
-    {"field": "ranged_type", "kind": "choice", "choices": ["crossbow", "staff"],
-     "extra": True, "default": "crossbow"},
+    {"field": "ranged_type", "kind": "choice", "choices": ["crossbow", "staff"], "extra": True, "default": "crossbow"},
     _number("stars", 0, 4, extra=True, default=0),
 )
 
@@ -79,8 +78,11 @@ FORMS: dict[str, tuple[dict[str, Any], ...]] = {
     "champion": _STATS,
     "play_merc": _STATS,
     "play_treasure": (_text("name"),),
-    "equip": (_text("treasure.name"), _number("treasure.armour", 0, 99, extra=True, default=0),
-              _number("treasure.magic_armour", 0, 99, extra=True, default=0)),
+    "equip": (
+        _text("treasure.name"),
+        _number("treasure.armour", 0, 99, extra=True, default=0),
+        _number("treasure.magic_armour", 0, 99, extra=True, default=0),
+    ),
     "ability": (_text("card"), _number("cost", 0, 99, extra=True, default=0)),
     "damage": (_number("amount", 0, 999),),
     "heal": (_number("amount", 0, 999),),
@@ -143,8 +145,11 @@ def _clock(state: GuildedState) -> dict[str, Any]:
         "time_up": state.time_up,
     }
     if s.draft_building:
-        info["building"] = {"limit_s": s.building_s, "elapsed_s": clock.building_elapsed(state),
-                            "over": state.building_over or state.stage != "building"}
+        info["building"] = {
+            "limit_s": s.building_s,
+            "elapsed_s": clock.building_elapsed(state),
+            "over": state.building_over or state.stage != "building",
+        }
     return info
 
 
@@ -191,6 +196,7 @@ def _move_tiles(state: GuildedState, seat: int, m: Merc) -> list[Tile]:
 
 def tile_choices(state: GuildedState) -> list[dict[str, Any]]:
     """The tiles the table may pick now, per kind of action (see ``tile_choices`` above)."""
+
     def entry(kind: str, field: str, tiles: list[Tile], **who: Any) -> dict[str, Any]:
         return {"type": kind, **who, "field": field, "tiles": [board.tile_json(state, t) for t in tiles]}
 
@@ -202,8 +208,11 @@ def tile_choices(state: GuildedState) -> list[dict[str, Any]]:
         side = pillar_side(state)
         choices += [entry("pillar", "tile", free, player=names[i]) for i in playing if state.sides[i] == side]
     elif state.stage == "champions":
-        choices += [entry("champion", "tile", _entry_tiles(state, i), player=names[i]) for i in playing
-                    if not any(m.role == "champion" for m in state.mercs_of(i))]
+        choices += [
+            entry("champion", "tile", _entry_tiles(state, i), player=names[i])
+            for i in playing
+            if not any(m.role == "champion" for m in state.mercs_of(i))
+        ]
     elif state.stage == "play":
         for seat in state.active:
             if state.phase_name == "rally":
@@ -213,8 +222,9 @@ def tile_choices(state: GuildedState) -> list[dict[str, Any]]:
                     tiles = _move_tiles(state, seat, m)
                     if tiles:
                         choices.append(entry("move", "to", tiles, player=names[seat], merc=m.id))
-        choices.append(entry("fog", "tile", [t for t in _all_tiles(state) if t not in state.fog
-                                             and t not in state.pillars]))
+        choices.append(
+            entry("fog", "tile", [t for t in _all_tiles(state) if t not in state.fog and t not in state.pillars])
+        )
     return [c for c in choices if c["tiles"]]
 
 
@@ -225,8 +235,10 @@ def _reminders(state: GuildedState) -> list[str]:
             extra = state.seats[seat].hand - state.settings.hand_limit
             if extra > 0:
                 when = "now" if state.phase_name == "end" else "by the End phase"
-                notes.append(f"{state.players[seat]} holds {state.seats[seat].hand} cards: discard {extra} {when} "
-                             f"(hand limit {state.settings.hand_limit}).")
+                notes.append(
+                    f"{state.players[seat]} holds {state.seats[seat].hand} cards: discard {extra} {when} "
+                    f"(hand limit {state.settings.hand_limit})."
+                )
     if state.time_up and state.stage == "play" and state.settings.time_up == "most_loot":
         notes.append("Time is up: the game ends after this turn; the most loot wins.")
     return notes
@@ -240,7 +252,8 @@ def _prompt(state: GuildedState) -> tuple[tuple[str, ...], str]:
         limit = f" ({minutes} minutes)" if minutes else ""
         return tuple(names[i] for i in playing), (
             f"Draft deck building{limit}: build {state.settings.deck_size}-card decks from your packs, "
-            'then {"type": "decks_ready"}.')
+            'then {"type": "decks_ready"}.'
+        )
     if state.stage == "roll":
         todo = tuple(names[s] for s in state.contenders if state.seats[s].roll is None and not state.seats[s].out)
         return todo, f"Roll a d6 each for who goes first: {', '.join(todo)} to roll."
@@ -273,7 +286,7 @@ def summary(state: GuildedState) -> Summary:
     to_act, prompt = _prompt(state)
     winners = tuple(state.players[i] for i in state.winners)
     if state.stage == "over":
-        prompt = (f"{' and '.join(winners)} won the match." if winners else "The match ended in a draw.")
+        prompt = f"{' and '.join(winners)} won the match." if winners else "The match ended in a draw."
     settings = state.settings
     detail: dict[str, Any] = {
         "format": {
@@ -283,8 +296,10 @@ def summary(state: GuildedState) -> Summary:
             "best_of": settings.best_of,
             "game": state.game,
             "wins": {state.side_names(side): state.wins[side] for side in range(state.side_count)},
-            "results": [{"game": i + 1, "winners": state.side_names(w) if w >= 0 else "", "reason": why}
-                        for i, (w, why) in enumerate(state.results)],
+            "results": [
+                {"game": i + 1, "winners": state.side_names(w) if w >= 0 else "", "reason": why}
+                for i, (w, why) in enumerate(state.results)
+            ],
         },
         "stage": state.stage,
         "turn": state.turn,
@@ -295,24 +310,45 @@ def summary(state: GuildedState) -> Summary:
         "turn_players": [state.players[s] for s in state.active],
         "players": {
             p: {
-                "vault": s.vault, "deck": s.deck, "hand": s.hand, "warchest": s.warchest, "side": state.sides[i],
-                "out": s.out, "acquired": s.acquired, "treasure_played": s.treasure_played,
-                "plundered": s.plundered, "mulligans": s.mulligans, "kept": s.kept, "roll": s.roll,
-                "deck_size": s.deck_size, "deck_list": s.deck_list,
+                "vault": s.vault,
+                "deck": s.deck,
+                "hand": s.hand,
+                "warchest": s.warchest,
+                "side": state.sides[i],
+                "out": s.out,
+                "acquired": s.acquired,
+                "treasure_played": s.treasure_played,
+                "plundered": s.plundered,
+                "mulligans": s.mulligans,
+                "kept": s.kept,
+                "roll": s.roll,
+                "deck_size": s.deck_size,
+                "deck_list": s.deck_list,
             }
-            for i, (p, s) in enumerate(zip(state.players, state.seats))
+            for i, (p, s) in enumerate(zip(state.players, state.seats, strict=False))
         },
         "mercenaries": [merc_json(state, m) for m in state.mercs],
         "pillars": [board.tile_json(state, t) for t in state.pillars],
         "fog": [board.tile_json(state, t) for t in state.fog],
-        "battlefield": {"rows": ROWS, "cols": COLS, "guild_hall_row": board.GUILD_HALL_ROW,
-                        "rally_rows": list(board.RALLY_ROWS), "facing": len(state.players) == 2},
+        "battlefield": {
+            "rows": ROWS,
+            "cols": COLS,
+            "guild_hall_row": board.GUILD_HALL_ROW,
+            "rally_rows": list(board.RALLY_ROWS),
+            "facing": len(state.players) == 2,
+        },
         "tile_choices": tile_choices(state),
         "clock": _clock(state),
         "reminders": _reminders(state),
         "loot_log": [
-            {"player": state.players[e.seat], "change": e.change, "reason": e.reason, "vault": e.vault,
-             "game": e.game, "turn": e.turn}
+            {
+                "player": state.players[e.seat],
+                "change": e.change,
+                "reason": e.reason,
+                "vault": e.vault,
+                "game": e.game,
+                "turn": e.turn,
+            }
             for e in state.loot_log[-LOG_TAIL:]
         ],
         "status_rules": {n: {"group": s.group, "shape": s.shape, "text": s.text} for n, s in statuses.STATUSES.items()},

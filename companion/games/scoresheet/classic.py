@@ -34,11 +34,13 @@ from companion.games.base import (
     get_field,
     get_player,
     resolve_config,
+    shown,
 )
 from companion.games.scoresheet import turn as turn_mod
 from companion.games.scoresheet.dice import keeps, show
 from companion.games.scoresheet.options import Option, options
-from companion.games.scoresheet.presets import PRESETS, sheet as build_sheet
+from companion.games.scoresheet.presets import PRESETS
+from companion.games.scoresheet.presets import sheet as build_sheet
 from companion.games.scoresheet.sheet import Column, Sheet, tally
 from companion.games.scoresheet.turn import MAX_ROLLS, Turn
 
@@ -148,7 +150,7 @@ class SheetGame:
             ]
         if kind == "score":
             return self._score(state, player, action)
-        raise IllegalAction(f"{self.TITLE} has no {kind!r} action (it has roll, confirm and score)")
+        raise IllegalAction(f"{self.TITLE} has no {shown(kind)} action (it has roll, confirm and score)")
 
     def _score(self, state: SheetState, player: str, action: Mapping[str, Any]) -> tuple[SheetState, list[Event]]:
         turn = state.turn
@@ -159,7 +161,7 @@ class SheetGame:
         name = get_field(action, "box", str)
         box = state.sheet.find(name)
         if box is None:
-            raise IllegalAction(f"{self.TITLE} has no box called {name!r} (boxes: {', '.join(state.sheet.keys)})")
+            raise IllegalAction(f"{self.TITLE} has no box called {shown(name)} (boxes: {', '.join(state.sheet.keys)})")
         choices = self.options(state)
         chosen = next((o for o in choices if o.box == box.key), None)
         if chosen is None:
@@ -169,11 +171,20 @@ class SheetGame:
             raise IllegalAction(f"{show(turn.dice)} cannot go in {box.label} now; allowed: {allowed}")
         seat = state.current
         column = state.columns[seat].fill(state.sheet.index(box.key), chosen.points or 0, mark=chosen.bonus > 0)
-        columns = state.columns[:seat] + (column,) + state.columns[seat + 1 :]
-        turns = state.turns[:seat] + (state.turns[seat] + 1,) + state.turns[seat + 1 :]
+        columns = (*state.columns[:seat], column, *state.columns[seat + 1 :])
+        turns = (*state.turns[:seat], state.turns[seat] + 1, *state.turns[seat + 1 :])
         words = f"{player} scores {chosen.words(state.sheet.zero_word)} with {show(turn.dice)}."
-        events = [event("scored", words, player=player, box=box.key, points=chosen.points, bonus=chosen.bonus,
-                        dice=list(turn.dice))]
+        events = [
+            event(
+                "scored",
+                words,
+                player=player,
+                box=box.key,
+                points=chosen.points,
+                bonus=chosen.bonus,
+                dice=list(turn.dice),
+            )
+        ]
         over = all(c.full for c in columns)
         nxt = (seat + 1) % len(state.players)
         state = replace(state, columns=columns, turns=turns, turn=Turn(), current=0 if over else nxt, over=over)
@@ -184,16 +195,23 @@ class SheetGame:
 
     def summary(self, state: SheetState) -> Summary:
         """Totals, whose turn, the dice and the options for them."""
-        totals = {p: tally(state.sheet, c) for p, c in zip(state.players, state.columns)}
+        totals = {p: tally(state.sheet, c) for p, c in zip(state.players, state.columns, strict=False)}
         scores = {p: float(t.total) for p, t in totals.items()}
         detail: dict[str, Any] = {
             "sheet": state.sheet.to_json(),
             "sheets": {
-                p: {"boxes": dict(zip(state.sheet.keys, c.scores)), "marks": c.marks, **totals[p].to_json()}
-                for p, c in zip(state.players, state.columns)
+                p: {
+                    "boxes": dict(zip(state.sheet.keys, c.scores, strict=False)),
+                    "marks": c.marks,
+                    **totals[p].to_json(),
+                }
+                for p, c in zip(state.players, state.columns, strict=False)
             },
-            "turn": {"player": None if state.over else state.players[state.current], "max_rolls": MAX_ROLLS,
-                     **state.turn.to_json()},
+            "turn": {
+                "player": None if state.over else state.players[state.current],
+                "max_rolls": MAX_ROLLS,
+                **state.turn.to_json(),
+            },
             "options": [o.to_json() for o in self.options(state)] if state.turn.settled else [],
         }
         if state.over:
@@ -208,10 +226,22 @@ class SheetGame:
 def _roll_event(player: str, turn: Turn, kept: tuple[int, ...]) -> Event:
     held = f", holding {show(kept)}" if kept else ""
     if turn.pending is not None:
-        return event("rolled", f"{player} rolls{held}; {turn.pending.why}: confirm the dice.", player=player,
-                     roll=turn.rolls, kept=list(kept), seen=list(turn.pending.seen))
-    return event("rolled", f"{player} rolls{held}: {show(turn.dice)}.", player=player, roll=turn.rolls,
-                 kept=list(kept), dice=list(turn.dice))
+        return event(
+            "rolled",
+            f"{player} rolls{held}; {turn.pending.why}: confirm the dice.",
+            player=player,
+            roll=turn.rolls,
+            kept=list(kept),
+            seen=list(turn.pending.seen),
+        )
+    return event(
+        "rolled",
+        f"{player} rolls{held}: {show(turn.dice)}.",
+        player=player,
+        roll=turn.rolls,
+        kept=list(kept),
+        dice=list(turn.dice),
+    )
 
 
 def _prompt(game: SheetGame, state: SheetState, player: str) -> str:

@@ -28,38 +28,76 @@ from companion.games.scoresheet.sheet import LOWER, UPPER, Box, Sheet
 _FACE_KEYS = ("ones", "twos", "threes", "fours", "fives", "sixes")
 _FACE_LABELS = ("Ones", "Twos", "Threes", "Fours", "Fives", "Sixes")
 
-SWASHBUCKLE_KEYS = _FACE_KEYS + (
-    "three_alike", "four_alike", "aces_high", "full_boat", "succession_4", "succession_5",
-    "pieces_of_8", "flotsam", "piracy", "swashbuckle",
+SWASHBUCKLE_KEYS = (
+    *_FACE_KEYS,
+    "three_alike",
+    "four_alike",
+    "aces_high",
+    "full_boat",
+    "succession_4",
+    "succession_5",
+    "pieces_of_8",
+    "flotsam",
+    "piracy",
+    "swashbuckle",
 )
 
 SWASHBUCKLE_SHEET_RULES: tuple[Rule, ...] = (
     Rule("full_boat_points", 25, "Full Boat (three of one number and two of another): points, as printed", minimum=0),
-    Rule("full_boat_five_alike", False, "whether five of a kind also counts as a Full Boat "
-         "(the rulebook's 'full house for card players' says no)"),
+    Rule(
+        "full_boat_five_alike",
+        False,
+        "whether five of a kind also counts as a Full Boat (the rulebook's 'full house for card players' says no)",
+    ),
     Rule("succession_4_points", 30, "Succession of 4 (four in a row): points; the rulebook gives none", minimum=0),
     Rule("succession_5_points", 40, "Succession of 5 (five in a row): points; the rulebook gives none", minimum=0),
     Rule("aces_high_points", 40, "Aces High (four or more ones): points; the rulebook gives none", minimum=0),
-    Rule("pieces_of_8_points", 30, "Pieces of 8 (the dice add up to exactly 8): points; the rulebook gives none",
-         minimum=0),
+    Rule(
+        "pieces_of_8_points",
+        30,
+        "Pieces of 8 (the dice add up to exactly 8): points; the rulebook gives none",
+        minimum=0,
+    ),
     Rule("swashbuckle_points", 50, "Swashbuckle (five of a kind): points, as printed", minimum=0),
     Rule("blimey_threshold", 67, "Blimey Bonus when the Crow's Nest subtotal is higher than this", minimum=0),
     Rule("blimey_bonus", 45, "Blimey Bonus points", minimum=0),
-    Rule("swashbuckle_bonus_points", 50, "points for each X in Swashbuckle Bonus (a later five of a kind "
-         "while the Swashbuckle box holds points)", minimum=0),
+    Rule(
+        "swashbuckle_bonus_points",
+        50,
+        "points for each X in Swashbuckle Bonus (a later five of a kind while the Swashbuckle box holds points)",
+        minimum=0,
+    ),
     Rule("smooth_sailing_points", 10, "Smooth sailing: points for a finished column without a scuttle", minimum=0),
-    Rule("piracy_swashbuckle_points", 40, "what five of a kind on the Piracy roll counts for, instead of its sum",
-         minimum=0),
-    Rule("piracy_max_potential", 36, "Piracy's 'max potential' under the Swashbuckle Bonus rule (the rulebook's 36)",
-         minimum=0),
-    Rule("waterline_after", "swashbuckle", "the last box above the waterline: boxes printed after it cannot be "
-         "scuttled (the rulebook draws the line under Swashbuckle, so every box can)", choices=SWASHBUCKLE_KEYS),
+    Rule(
+        "piracy_swashbuckle_points",
+        40,
+        "what five of a kind on the Piracy roll counts for, instead of its sum",
+        minimum=0,
+    ),
+    Rule(
+        "piracy_max_potential",
+        36,
+        "Piracy's 'max potential' under the Swashbuckle Bonus rule (the rulebook's 36)",
+        minimum=0,
+    ),
+    Rule(
+        "waterline_after",
+        "swashbuckle",
+        "the last box above the waterline: boxes printed after it cannot be "
+        "scuttled (the rulebook draws the line under Swashbuckle, so every box can)",
+        choices=SWASHBUCKLE_KEYS,
+    ),
 )
 
 YAHTZEE_SHEET_RULES: tuple[Rule, ...] = (
-    Rule("joker", "forced", "a later Yahtzee (Yahtzee box filled): 'forced' official rule (its upper box if "
-         "open, else any lower box at full value, else a zero above); 'free' any box, lower boxes at full value "
-         "once its own upper box is filled (Verhoeff); 'none' no joker", choices=("forced", "free", "none")),
+    Rule(
+        "joker",
+        "forced",
+        "a later Yahtzee (Yahtzee box filled): 'forced' official rule (its upper box if "
+        "open, else any lower box at full value, else a zero above); 'free' any box, lower boxes at full value "
+        "once its own upper box is filled (Verhoeff); 'none' no joker",
+        choices=("forced", "free", "none"),
+    ),
     Rule("yahtzee_bonus", 100, "points for each later Yahtzee while the Yahtzee box holds 50 (0: no bonus)", minimum=0),
     Rule("upper_bonus", 35, "upper section bonus points", minimum=0),
     Rule("upper_bonus_at", 63, "upper section subtotal that earns the bonus", minimum=0),
@@ -69,13 +107,16 @@ YACHT_SHEET_RULES: tuple[Rule, ...] = ()
 
 
 def _faces() -> tuple[Box, ...]:
-    return tuple(Box(k, label, UPPER, Faces(face)) for face, k, label in zip(range(1, 7), _FACE_KEYS, _FACE_LABELS))
+    return tuple(
+        Box(k, label, UPPER, Faces(face)) for face, k, label in zip(range(1, 7), _FACE_KEYS, _FACE_LABELS, strict=False)
+    )
 
 
 def swashbuckle(config: Mapping[str, Any]) -> Sheet:
     """The Swashbuckle sheet: Crow's Nest (Ones-Sixes) and Bilge, 16 boxes."""
     c = config
-    boxes = _faces() + (
+    boxes = (
+        *_faces(),
         Box("three_alike", "3 Alike", LOWER, OfAKind(3)),
         Box("four_alike", "4 Alike", LOWER, OfAKind(4), cursed_factor=2),
         Box("aces_high", "Aces High", LOWER, AtLeastFace(1, 4, c["aces_high_points"])),
@@ -88,8 +129,10 @@ def swashbuckle(config: Mapping[str, Any]) -> Sheet:
         Box("swashbuckle", "Swashbuckle", LOWER, AllAlike(c["swashbuckle_points"]), cursed_allowed=False),
     )
     last_above = SWASHBUCKLE_KEYS.index(c["waterline_after"])
-    boxes = tuple(Box(b.key, b.label, b.section, b.rule, i <= last_above, b.cursed_factor, b.cursed_allowed)
-                  for i, b in enumerate(boxes))
+    boxes = tuple(
+        Box(b.key, b.label, b.section, b.rule, i <= last_above, b.cursed_factor, b.cursed_allowed)
+        for i, b in enumerate(boxes)
+    )
     return Sheet(
         name="swashbuckle",
         title="Swashbuckle",
@@ -114,7 +157,9 @@ def yahtzee(config: Mapping[str, Any]) -> Sheet:
     """The official Yahtzee sheet, 13 boxes, with the joker rule chosen by ``joker``."""
     c = config
     boxes = _faces()
-    boxes = (Box("ones", "Aces", UPPER, Faces(1)),) + boxes[1:] + (
+    boxes = (
+        Box("ones", "Aces", UPPER, Faces(1)),
+        *boxes[1:],
         Box("three_kind", "3 of a kind", LOWER, OfAKind(3)),
         Box("four_kind", "4 of a kind", LOWER, OfAKind(4)),
         Box("full_house", "Full House", LOWER, FullHouse(25)),
@@ -144,7 +189,8 @@ def yahtzee(config: Mapping[str, Any]) -> Sheet:
 
 def yacht(config: Mapping[str, Any]) -> Sheet:
     """The classic Yacht sheet, 12 boxes, no bonus."""
-    boxes = _faces() + (
+    boxes = (
+        *_faces(),
         Box("full_house", "Full House", LOWER, FullHouse(None)),
         Box("four_kind", "Four of a Kind", LOWER, OfAKind(4, "matching")),
         Box("little_straight", "Little Straight", LOWER, Straight(5, 30, (1, 2, 3, 4, 5))),

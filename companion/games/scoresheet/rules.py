@@ -28,7 +28,7 @@ def counts(dice: Iterable[int]) -> Counts:
 
 def total(c: Counts) -> int:
     """The sum of the pips on the dice counted in ``c``."""
-    return sum(face * n for face, n in zip(FACES, c))
+    return sum(face * n for face, n in zip(FACES, c, strict=False))
 
 
 def longest_run(c: Counts) -> int:

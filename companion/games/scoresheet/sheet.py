@@ -178,7 +178,7 @@ class Column:
         """A copy with box ``index`` holding ``points`` (and one more mark if ``mark``)."""
         if self.scores[index] is not None:
             raise ValueError(f"box {index} is already filled")
-        scores = self.scores[:index] + (points,) + self.scores[index + 1 :]
+        scores = (*self.scores[:index], points, *self.scores[index + 1 :])
         return replace(self, scores=scores, marks=self.marks + (1 if mark else 0))
 
 
@@ -210,8 +210,8 @@ class Tally:
 
 def tally(sheet: Sheet, column: Column) -> Tally:
     """Add up ``column``: the upper bonus counts once reached, the clean bonus once the column is full."""
-    upper = sum(s or 0 for b, s in zip(sheet.boxes, column.scores) if b.section == UPPER)
-    lower = sum(s or 0 for b, s in zip(sheet.boxes, column.scores) if b.section != UPPER)
+    upper = sum(s or 0 for b, s in zip(sheet.boxes, column.scores, strict=False) if b.section == UPPER)
+    lower = sum(s or 0 for b, s in zip(sheet.boxes, column.scores, strict=False) if b.section != UPPER)
     upper_bonus = sheet.upper_bonus if sheet.upper_bonus and upper >= sheet.upper_bonus_at else 0
     extra = column.marks * sheet.extra_five_bonus
     clean = sheet.clean_bonus if column.full and column.zeros == 0 else 0

@@ -14,10 +14,12 @@ has the full table):
   the line is drawn under Swashbuckle, so every box can be scuttled).
 - **Hornswaggle**: once per match, a fourth roll (or a second Piracy roll), -15.
 - **Piracy**: on a 5-run the pirate rolls all five dice once more; the sum (40 for five
-  alike) goes in Piracy and comes off one chosen player's Pillaged box. Each pirate
-  pillages and is pillaged once (per column in Perfect Storm). With nobody left to pillage
-  the plunder still scores. Five alike on a Hornswaggled Piracy roll makes the pirate
-  Davy Jones (recorded; an earlier Davy Jones must pick a new name).
+  alike) goes in Piracy and comes off one chosen player's Pillaged box. "A player may
+  only pillage or be pillaged one time" is ``pillage_once``: once each way (default), or
+  once in all (per column in Perfect Storm). With nobody left to pillage the plunder
+  still scores. Five alike on a Hornswaggled Piracy roll makes the pirate Davy Jones: the
+  name sticks (standings, profile, the next match through ``davy_jones``), and an earlier
+  Davy Jones must pick a new name.
 - **Swashbuckle Bonus**: five alike while the Swashbuckle box holds points earns an X
   (+50), wherever it is scored (Piracy roll included). If no open box takes it, the player
   fills any open box with its max potential (Piracy: 36, pillaging another player 36).
@@ -47,6 +49,7 @@ from companion.games.swashbuckle.state import SwashState
 from companion.games.swashbuckle.view import legal_actions, summary
 
 NAME = "swashbuckle"
+DAVY_JONES = "Davy Jones"
 
 ACTIONS_HELP = """\
 Swashbuckle actions (dice as read from the table; "from": "camera" instead of "dice" reads them):
@@ -58,6 +61,7 @@ Swashbuckle actions (dice as read from the table; "from": "camera" instead of "d
   {"type": "score", "player": "Ana", "box": "full_boat"}                   fill a box (a scuttle when nothing scores)
   {"type": "score", "player": "Ana", "box": "piracy"}                      Piracy: then roll all five dice again
   {"type": "pillage", "player": "Ana", "target": "Ben"}                    steal the Piracy roll from Ben
+  {"type": "score", "player": "Ana", "box": "piracy"}                      ... or score it when nobody is pillaged
   {"type": "curse", "player": "Ana", "target": "Ben"}                      after your turn: Ben's next turn is cursed
   {"type": "remind", "player": "Cy", "remove": 6}                          a cursed player rolled five: take a 6 away
   {"type": "etiquette", "player": "Ben"}                                   Ben forgot a moniker: -1 (if in play)
@@ -71,23 +75,47 @@ def options(state: SwashState, dice: Sequence[int] | None = None) -> list[Option
 
 
 def rules_from_profiles(profiles: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
-    """House-rule values the seated players' profiles imply: who holds the Captain moniker."""
+    """House-rule values the seated players' profiles imply: who holds the Captain moniker,
+    and whose pirate name is Davy Jones."""
+    rules: dict[str, Any] = {}
     for name, profile in profiles.items():
         data = profile.get(NAME) or {}
-        if isinstance(data, Mapping) and data.get("moniker") == CAPTAIN.key:
-            return {"captain": name}
-    return {}
+        if not isinstance(data, Mapping):
+            continue
+        if data.get("moniker") == CAPTAIN.key and "captain" not in rules:
+            rules["captain"] = name
+        if data.get("pirate_name") == DAVY_JONES and "davy_jones" not in rules:
+            rules["davy_jones"] = name
+    return rules
 
 
 def titles_from_results(results: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """Every player's titles from finished matches' stored results (summaries as JSON,
-    oldest first), as JSON for their profiles."""
+    oldest first), as JSON for their profiles.
+
+    The pirate name Davy Jones belongs to whoever became Davy Jones last ("if another
+    Davy Jones be in play, Original Davy Jones/Joneses must change their pirate name/s");
+    an earlier Davy Jones is marked ``must_rename``.
+    """
     history = []
+    joneses: list[str] = []
     for result in results:
         detail = result.get("detail") or {}
         plunder = detail.get("moniker_plunder") or result.get("scores") or {}
         history.append(MatchResult.of({str(k): int(v) for k, v in plunder.items()}))
-    return {name: t.to_json() for name, t in titles(history).items()}
+        jones = detail.get("davy_jones")
+        if isinstance(jones, str) and jones and (not joneses or joneses[-1] != jones):
+            joneses.append(jones)
+    found = {name: t.to_json() for name, t in titles(history).items()}
+    for name, t in titles(history).items():
+        facts = found[name]
+        if joneses and joneses[-1] == name:
+            facts["pirate_name"] = DAVY_JONES
+            facts["title"] = t.styled(DAVY_JONES)
+        elif name in joneses:
+            facts["pirate_name"] = None
+            facts["must_rename"] = True
+    return found
 
 
 __all__ = [

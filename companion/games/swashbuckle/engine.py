@@ -19,10 +19,12 @@ from companion.games.base import (
     event,
     get_field,
     get_player,
+    shown,
 )
 from companion.games.scoresheet import turn as turn_mod
 from companion.games.scoresheet.dice import show
-from companion.games.scoresheet.options import Option, options as sheet_options
+from companion.games.scoresheet.options import Option
+from companion.games.scoresheet.options import options as sheet_options
 from companion.games.scoresheet.presets import swashbuckle as swashbuckle_sheet
 from companion.games.scoresheet.sheet import Column
 from companion.games.scoresheet.turn import MAX_ROLLS, Turn
@@ -50,7 +52,11 @@ def initial_state(config: Mapping[str, Any], players: Sequence[str], seed: int) 
     pirates = tuple(Pirate(n, (Column.empty(sheet),) * k, (0,) * k, (None,) * k) for n in names)
     wanted = settings.captain.strip().casefold()
     captain = next((i for i, n in enumerate(names) if wanted and n.casefold() == wanted), None)
-    state = SwashState(sheet, settings, names, pirates, ROLL_OFF, 0, SwashTurn(), captain=captain, seed=seed)
+    jones = settings.davy_jones.strip().casefold()
+    davy_jones = next((i for i, n in enumerate(names) if jones and n.casefold() == jones), None)
+    state = SwashState(
+        sheet, settings, names, pirates, ROLL_OFF, 0, SwashTurn(), captain=captain, seed=seed, davy_jones=davy_jones
+    )
     events: list[Event] = []
     if captain is not None:
         return begin_turn(state, captain, events)
@@ -93,11 +99,11 @@ def apply(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, lis
         return specials.remind(state, action)
     if kind not in ("roll", "confirm", "score", "pillage"):
         raise IllegalAction(
-            f"{TITLE} has no {kind!r} action (it has roll, confirm, score, pillage, curse, remind, roll_off"
+            f"{TITLE} has no {shown(kind)} action (it has roll, confirm, score, pillage, curse, remind, roll_off"
             ", etiquette, calculator)"
         )
     if state.phase == ROLL_OFF:
-        waiting = ", ".join(p for p, r in zip(state.players, state.roll_off) if r is None)
+        waiting = ", ".join(p for p, r in zip(state.players, state.roll_off, strict=False) if r is None)
         raise IllegalAction(f"first find who starts: each player rolls one die (waiting for {waiting})")
     player = get_player(action, state.players)
     if player != state.players[state.current]:
@@ -131,8 +137,9 @@ def _roll(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, lis
         if dice.rolls == 0:
             if hornswaggle:
                 raise IllegalAction("make the Piracy roll first; Hornswaggle may follow it")
-            if turn_mod.parse_keep(action, dice):
-                raise IllegalAction("the Piracy roll is all five dice")
+            held = action.get("keep") if action.get("keep") is not None else action.get("hold")
+            if held:
+                raise IllegalAction('the Piracy roll is all five dice: nothing can be held (leave out "keep")')
             thrown: tuple[int, ...] = (5,)
             kept: tuple[int, ...] = ()
         else:
@@ -149,7 +156,7 @@ def _roll(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, lis
         if dice.rolls >= MAX_ROLLS:
             if not hornswaggle:
                 raise IllegalAction(
-                    f'{player} has had {MAX_ROLLS} rolls: score the dice, or take the once-per-match extra roll '
+                    f"{player} has had {MAX_ROLLS} rolls: score the dice, or take the once-per-match extra roll "
                     f'with "hornswaggle": true (-{state.settings.hornswaggle_points})'
                 )
             if dice.rolls > MAX_ROLLS:
@@ -171,8 +178,9 @@ def _roll(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, lis
         turn = replace(turn, hornswaggled=True, piracy_hornswaggled=turn.piracy)
         state = state.with_pirate(seat, replace(state.pirates[seat], hornswaggle=True))
         cost = state.settings.hornswaggle_points
-        events.append(event("hornswaggle", f"{player} Hornswaggles an extra roll (-{cost}).", player=player,
-                            points=-cost))
+        events.append(
+            event("hornswaggle", f"{player} Hornswaggles an extra roll (-{cost}).", player=player, points=-cost)
+        )
     state = replace(state, turn=turn, curse_window=None)
     events.append(_roll_event(state, kept))
     return _settled(state, events), events
@@ -185,8 +193,12 @@ def _roll_event(state: SwashState, kept: tuple[int, ...]) -> Event:
     held = f", holding {show(kept)}" if kept else ""
     data: dict[str, Any] = {"player": player, "roll": turn.dice.rolls, "kept": list(kept), "piracy": turn.piracy}
     if turn.dice.pending is not None:
-        return event("rolled", f"{player} makes {what}{held}; {turn.dice.pending.why}: confirm the dice.",
-                     seen=list(turn.dice.pending.seen), **data)
+        return event(
+            "rolled",
+            f"{player} makes {what}{held}; {turn.dice.pending.why}: confirm the dice.",
+            seen=list(turn.dice.pending.seen),
+            **data,
+        )
     return event("rolled", f"{player} makes {what}{held}: {show(turn.dice.dice)}.", dice=list(turn.dice.dice), **data)
 
 
@@ -201,10 +213,14 @@ def _settled(state: SwashState, events: list[Event]) -> SwashState:
             state = replace(state, turn=replace(turn, curse="active"))
         else:
             state = replace(state, turn=replace(turn, curse="forgotten"))
-            events.append(event(
-                "curse_forgotten", f"{player} is cursed but rolled five dice: remind them before the third roll "
-                "and the curser takes one die out of play.", player=player,
-            ))
+            events.append(
+                event(
+                    "curse_forgotten",
+                    f"{player} is cursed but rolled five dice: remind them before the third roll "
+                    "and the curser takes one die out of play.",
+                    player=player,
+                )
+            )
     return specials.maybe_finish_piracy(state, events)
 
 
@@ -221,12 +237,14 @@ def _confirm(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, 
 
 
 def _column_field(state: SwashState, action: Mapping[str, Any]) -> int | None:
-    col = get_field(action, "column", int, optional=True)
+    col: int | None = get_field(action, "column", int, optional=True)
     if col is None:
         return None
     if not 1 <= col <= state.settings.columns:
-        raise IllegalAction(f"there {'is' if state.settings.columns == 1 else 'are'} {state.settings.columns} "
-                            f"column{'s' * (state.settings.columns != 1)}, numbered from 1; not {col}")
+        raise IllegalAction(
+            f"there {'is' if state.settings.columns == 1 else 'are'} {state.settings.columns} "
+            f"column{'s' * (state.settings.columns != 1)}, numbered from 1; not {col}"
+        )
     return col - 1
 
 
@@ -239,13 +257,14 @@ def _choose(state: SwashState, action: Mapping[str, Any]) -> Option:
     name = get_field(action, "box", str)
     box = state.sheet.find(name)
     if box is None:
-        raise IllegalAction(f"{TITLE} has no box called {name!r} (boxes: {', '.join(state.sheet.keys)})")
+        raise IllegalAction(f"{TITLE} has no box called {shown(name)} (boxes: {', '.join(state.sheet.keys)})")
     col = _column_field(state, action)
     choices = current_options(state)
     matches = [o for o in choices if o.box == box.key and (col is None or o.column == col)]
     if len(matches) > 1:
         raise IllegalAction(
-            f'{box.label} is open in several columns: say which ("column": 1 to {state.settings.columns})')
+            f'{box.label} is open in several columns: say which ("column": 1 to {state.settings.columns})'
+        )
     if matches:
         return matches[0]
     pirate = state.pirates[state.current]
@@ -269,6 +288,10 @@ def _score(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, li
     seat = state.current
     player = state.players[seat]
     if turn.piracy:
+        if turn.dice.settled and turn.dice.pending is None and action.get("box", "piracy") == "piracy":
+            return _pillage(state, action)  # the Piracy roll scores in Piracy; a target is still a pillage
+        if turn.dice.settled:
+            raise IllegalAction(f"{player}'s Piracy roll goes in Piracy, not another box")
         raise IllegalAction(f"{player} is on a Piracy roll: roll all five dice, then pillage")
     if turn.dice.pending is not None:
         raise IllegalAction(f"confirm the last roll first ({turn.dice.pending.why})")
@@ -282,15 +305,26 @@ def _score(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, li
     where = f" (column {chosen.column + 1})" if state.settings.columns > 1 else ""
     if chosen.how == "extra_roll":
         state = replace(state, turn=replace(state.turn, piracy=True, piracy_column=chosen.column, dice=Turn()))
-        events.append(event("piracy_called", f"{player} calls Piracy with {show(dice)}{where}: roll all five dice "
-                            "once more and steal their total.", player=player, column=chosen.column + 1))
+        events.append(
+            event(
+                "piracy_called",
+                f"{player} calls Piracy with {show(dice)}{where}: roll all five dice once more and steal their total.",
+                player=player,
+                column=chosen.column + 1,
+            )
+        )
         return state, events
     mark = chosen.bonus > 0
     target = action.get("target")
     if chosen.box == specials.PIRACY and chosen.how == "max_potential":  # on a bonus Swashbuckle
-        events.append(event("max_potential", f"{player} fills Piracy{where} with its max potential, "
-                            f"{chosen.points}.", player=player))
-        state = specials.plunder(state, seat, chosen.column, chosen.points or 0, mark, target, events)
+        events.append(
+            event(
+                "max_potential", f"{player} fills Piracy{where} with its max potential, {chosen.points}.", player=player
+            )
+        )
+        state = specials.plunder(
+            state, seat, chosen.column, chosen.points or 0, mark=mark, target=target, events=events
+        )
     else:
         if target is not None:
             raise IllegalAction('"target" is only for Piracy')
@@ -302,8 +336,18 @@ def _score(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, li
         else:
             how = " (max potential)" if chosen.how == "max_potential" else ""
             words = f"{player} scores {chosen.points} in {chosen.label}{where}{how} with {show(dice)}."
-        events.append(event("scored", words, player=player, box=chosen.box, points=chosen.points,
-                            column=chosen.column + 1, scuttle=chosen.scuttle, dice=list(dice)))
+        events.append(
+            event(
+                "scored",
+                words,
+                player=player,
+                box=chosen.box,
+                points=chosen.points,
+                column=chosen.column + 1,
+                scuttle=chosen.scuttle,
+                dice=list(dice),
+            )
+        )
     if mark:
         events.append(specials.bonus_event(state, player))
     return end_turn(state, seat, events), events

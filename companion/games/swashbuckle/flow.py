@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from companion.games.base import Event, event
 from companion.games.swashbuckle.state import OVER, PLAY, SwashState, SwashTurn
-from companion.games.swashbuckle.tally import player_total
+from companion.games.swashbuckle.tally import display_name, player_total
 
 
 def next_seat(state: SwashState, seat: int) -> int | None:
@@ -37,8 +37,12 @@ def begin_turn(state: SwashState, seat: int, events: list[Event]) -> SwashState:
 def _cursed_event(state: SwashState, target: int, cursor: int) -> Event:
     name = state.players[target]
     by = "their own curse" if target == cursor else f"{state.players[cursor]}'s curse"
-    return event("cursed_turn", f"{name} is under {by}: roll only four dice this turn.", player=name,
-                 cursor=state.players[cursor])
+    return event(
+        "cursed_turn",
+        f"{name} is under {by}: roll only four dice this turn.",
+        player=name,
+        cursor=state.players[cursor],
+    )
 
 
 def end_turn(state: SwashState, seat: int, events: list[Event]) -> SwashState:
@@ -50,10 +54,17 @@ def end_turn(state: SwashState, seat: int, events: list[Event]) -> SwashState:
         state = replace(state, phase=OVER, turn=SwashTurn(), curse_window=None, curses=())
         totals = [player_total(state, i) for i in range(len(state.players))]
         best = max(totals)
-        winners = [p for p, t in zip(state.players, totals) if t == best]
+        winners = [p for p, t in zip(state.players, totals, strict=False) if t == best]
         verb = "wins" if len(winners) == 1 else "win"
-        events.append(event("game_over", f"Match over: {' and '.join(winners)} {verb} with {best} plunder.",
-                            winners=winners, totals=dict(zip(state.players, totals))))
+        named = " and ".join(display_name(state, state.players.index(w)) for w in winners)
+        events.append(
+            event(
+                "game_over",
+                f"Match over: {named} {verb} with {best} plunder.",
+                winners=winners,
+                totals=dict(zip(state.players, totals, strict=False)),
+            )
+        )
         return state
     state = replace(state, curse_window=seat)
     return begin_turn(state, nxt, events)

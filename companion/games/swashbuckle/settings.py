@@ -16,22 +16,65 @@ from companion.games.base import Rule, resolve_config
 from companion.games.scoresheet.presets import SWASHBUCKLE_SHEET_RULES
 
 TABLE_RULES: tuple[Rule, ...] = (
-    Rule("who_starts", "roll_off", "how the first player is found when no Captain is seated: a roll-off of one "
-         "die each (ties count 0), or the first seat", choices=("roll_off", "seating")),
-    Rule("captain", "", "the player holding the Captain moniker (set from the profiles when a game starts); "
-         "if seated, they start"),
+    Rule(
+        "who_starts",
+        "roll_off",
+        "how the first player is found when no Captain is seated: a roll-off of one "
+        "die each (ties count 0), or the first seat",
+        choices=("roll_off", "seating"),
+    ),
+    Rule(
+        "captain",
+        "",
+        "the player holding the Captain moniker (set from the profiles when a game starts); if seated, they start",
+    ),
+    Rule(
+        "davy_jones",
+        "",
+        "the player whose pirate name is Davy Jones (set from the profiles when a game "
+        "starts): shown with that name, and told to choose another if a new Davy Jones rises",
+    ),
+    Rule(
+        "pillage_once",
+        "each_way",
+        "'a player may only pillage or be pillaged one time': once each way (a "
+        "pirate pillages once and is pillaged once), or once in all (a pirate who has pillaged cannot be "
+        "pillaged, and one who has been pillaged pillages nobody)",
+        choices=("each_way", "either"),
+    ),
     Rule("hornswaggle_points", 15, "points the once-per-match extra roll (Hornswaggle) costs", minimum=0),
     Rule("captain_double_pillage", False, "non-standard rule 4: a Captain loses double on a pillage"),
-    Rule("pillage_mode", "steal", "non-standard rule 5: 'steal' (the plunder is taken from the target) or 'add' "
-         "(it is only added to the pirate's Piracy box)", choices=("steal", "add")),
-    Rule("columns", 1, "non-standard rule 6, Perfect Storm: score columns per player (each turn fills a box in "
-         "any of them)", minimum=1, maximum=6),
-    Rule("solo_challenge", False, "non-standard rule 1: each player plays their whole sheet in turn, in seating "
-         "order (the challenger first); a curse hits the target's first turn and one of the curser's own"),
-    Rule("etiquette_penalty", False, "non-standard rule 3: a player who addresses another without moniker or "
-         "pirate name loses a point (one tap)"),
-    Rule("calculator_penalty", 0, "non-standard rule 2: points lost each time a player uses a calculator (0: off)",
-         minimum=0),
+    Rule(
+        "pillage_mode",
+        "steal",
+        "non-standard rule 5: 'steal' (the plunder is taken from the target) or 'add' "
+        "(it is only added to the pirate's Piracy box)",
+        choices=("steal", "add"),
+    ),
+    Rule(
+        "columns",
+        1,
+        "non-standard rule 6, Perfect Storm: score columns per player (each turn fills a box in any of them)",
+        minimum=1,
+        maximum=6,
+    ),
+    Rule(
+        "solo_challenge",
+        False,
+        "non-standard rule 1: each player plays their whole sheet in turn, in seating "
+        "order (the challenger first); a curse hits the target's first turn and one of the curser's own",
+    ),
+    Rule(
+        "etiquette_penalty",
+        False,
+        "non-standard rule 3: a player who addresses another without moniker or pirate name loses a point (one tap)",
+    ),
+    Rule(
+        "calculator_penalty",
+        0,
+        "non-standard rule 2: points lost each time a player uses a calculator (0: off)",
+        minimum=0,
+    ),
 )
 
 RULES: tuple[Rule, ...] = SWASHBUCKLE_SHEET_RULES + TABLE_RULES
@@ -43,6 +86,8 @@ class Settings:
 
     who_starts: str = "roll_off"
     captain: str = ""
+    davy_jones: str = ""
+    pillage_once: str = "each_way"
     hornswaggle_points: int = 15
     captain_double_pillage: bool = False
     pillage_mode: str = "steal"

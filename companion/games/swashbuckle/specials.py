@@ -21,17 +21,45 @@ FIVE_BOX = "swashbuckle"
 # -- Piracy and Pillaged --------------------------------------------------------------------
 
 
+def has_pillaged(state: SwashState, seat: int, column: int) -> bool:
+    """Whether ``seat`` has already pillaged someone from ``column``."""
+    name = state.players[seat]
+    return any(column < len(p.pillaged_by) and p.pillaged_by[column] == name for p in state.pirates)
+
+
 def pillage_targets(state: SwashState, seat: int, column: int) -> list[int]:
     """Seats that ``seat`` may pillage from ``column``: anyone else not yet pillaged there.
 
+    "A player may only pillage or be pillaged one time" (``pillage_once``): with
+    ``each_way`` a pirate is pillaged at most once and pillages at most once (their Piracy
+    box takes care of that); with ``either`` a pirate takes part in one pillage only, so
+    one who has pillaged cannot be pillaged and one who has been pillaged pillages nobody.
     Empty when plunder is only added (non-standard rule 5).
     """
     if state.settings.pillage_mode == "add":
         return []
+    either = state.settings.pillage_once == "either"
+    if either and state.pirates[seat].pillaged_by[column] is not None:
+        return []
     return [
-        i for i, p in enumerate(state.pirates)
-        if i != seat and column < len(p.pillaged_by) and p.pillaged_by[column] is None
+        i
+        for i, p in enumerate(state.pirates)
+        if i != seat
+        and column < len(p.pillaged_by)
+        and p.pillaged_by[column] is None
+        and not (either and has_pillaged(state, i, column))
     ]
+
+
+def no_target_reason(state: SwashState, seat: int, column: int) -> str:
+    """Why ``seat``'s plunder from ``column`` is pillaged from nobody (when it is)."""
+    if state.settings.pillage_mode == "add":
+        return "plunder is added, not stolen"
+    if len(state.players) == 1:
+        return "nobody else is playing"
+    if state.settings.pillage_once == "either" and state.pirates[seat].pillaged_by[column] is not None:
+        return f"{state.players[seat]} has been pillaged, so pillages nobody (house rule pillage_once=either)"
+    return "nobody is left to pillage"
 
 
 def _target_seat(state: SwashState, seat: int, column: int, target: Any) -> int | None:
@@ -54,12 +82,17 @@ def _target_seat(state: SwashState, seat: int, column: int, target: Any) -> int 
     if t == seat:
         raise IllegalAction(f"{player} cannot pillage themselves")
     if t not in eligible:
+        if not eligible and state.settings.pillage_once == "either" and state.pirates[seat].pillaged_by[column]:
+            raise IllegalAction(f"{player} has been pillaged, so pillages nobody (house rule pillage_once=either)")
+        if state.settings.pillage_once == "either" and has_pillaged(state, t, column):
+            raise IllegalAction(f"{name} has pillaged already, so cannot be pillaged (house rule pillage_once=either)")
         raise IllegalAction(f"{name} has already been pillaged; a pirate is pillaged only once")
     return t
 
 
-def plunder(state: SwashState, seat: int, column: int, value: int, mark: bool, target: Any,
-            events: list[Event]) -> SwashState:
+def plunder(
+    state: SwashState, seat: int, column: int, value: int, *, mark: bool, target: Any, events: list[Event]
+) -> SwashState:
     """Write ``value`` in ``seat``'s Piracy box and take it from the target's Pillaged box."""
     victim = _target_seat(state, seat, column, target)
     player = state.players[seat]
@@ -67,22 +100,32 @@ def plunder(state: SwashState, seat: int, column: int, value: int, mark: bool, t
     index = state.sheet.index(PIRACY)
     state = state.with_pirate(seat, pirate.with_column(column, pirate.columns[column].fill(index, value, mark)))
     if victim is None:
-        why = "plunder is added, not stolen" if state.settings.pillage_mode == "add" else "nobody is left to pillage"
-        events.append(event("piracy", f"{player} scores {value} in Piracy ({why}).", player=player, points=value,
-                            column=column + 1))
+        why = no_target_reason(state, seat, column)
+        events.append(
+            event(
+                "piracy", f"{player} scores {value} in Piracy ({why}).", player=player, points=value, column=column + 1
+            )
+        )
         return state
     loss = value
     if state.settings.captain_double_pillage and victim == state.captain:
         loss = 2 * value
     target = state.pirates[victim]
-    pillaged = target.pillaged[:column] + (target.pillaged[column] - loss,) + target.pillaged[column + 1:]
-    by = target.pillaged_by[:column] + (player,) + target.pillaged_by[column + 1:]
+    pillaged = (*target.pillaged[:column], target.pillaged[column] - loss, *target.pillaged[column + 1 :])
+    by = (*target.pillaged_by[:column], player, *target.pillaged_by[column + 1 :])
     state = state.with_pirate(victim, replace(target, pillaged=pillaged, pillaged_by=by))
     double = " (double: the Captain pays twice)" if loss != value else ""
-    events.append(event(
-        "piracy", f"{player} scores {value} in Piracy and pillages {state.players[victim]} for {loss}{double}.",
-        player=player, points=value, target=state.players[victim], loss=loss, column=column + 1,
-    ))
+    events.append(
+        event(
+            "piracy",
+            f"{player} scores {value} in Piracy and pillages {state.players[victim]} for {loss}{double}.",
+            player=player,
+            points=value,
+            target=state.players[victim],
+            loss=loss,
+            column=column + 1,
+        )
+    )
     return state
 
 
@@ -99,7 +142,7 @@ def finish_piracy(state: SwashState, target: Any, events: list[Event]) -> SwashS
     column = state.pirates[seat].columns[turn.piracy_column]
     mark = five and (column.scores[state.sheet.index(FIVE_BOX)] or 0) > 0
     player = state.players[seat]
-    state = plunder(state, seat, turn.piracy_column, value, mark, target, events)
+    state = plunder(state, seat, turn.piracy_column, value, mark=mark, target=target, events=events)
     if five:
         events.append(event("piracy_swashbuckle", f"A Swashbuckle on the Piracy roll counts {value}.", player=player))
     if mark:
@@ -117,14 +160,23 @@ def bonus_event(state: SwashState, player: str) -> Event:
 
 def _davy_jones(state: SwashState, seat: int, events: list[Event]) -> SwashState:
     player = state.players[seat]
-    events.append(event(
-        "davy_jones", f"{player} rolled a Swashbuckle on a Hornswaggled Piracy roll and bears the dark heart of "
-        "Davy Jones: their pirate name is now Davy Jones.", player=player,
-    ))
+    events.append(
+        event(
+            "davy_jones",
+            f"{player} rolled a Swashbuckle on a Hornswaggled Piracy roll and bears the dark heart of "
+            "Davy Jones: their pirate name is now Davy Jones.",
+            player=player,
+        )
+    )
     old = state.davy_jones
     if old is not None and old != seat:
-        events.append(event("davy_jones_renamed", f"{state.players[old]}, the original Davy Jones, must choose a "
-                            "new pirate name.", player=state.players[old]))
+        events.append(
+            event(
+                "davy_jones_renamed",
+                f"{state.players[old]}, the original Davy Jones, must choose a new pirate name.",
+                player=state.players[old],
+            )
+        )
     return replace(state, davy_jones=seat)
 
 
@@ -165,11 +217,10 @@ def curse(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, lis
         raise IllegalAction("a curse is laid on another player")
     if state.pirates[target].done:
         raise IllegalAction(f"{name} has no turns left to curse")
-    already = any(c.target == target for c in state.curses) or (
-        target == state.current and state.turn.curse != "none")
+    already = any(c.target == target for c in state.curses) or (target == state.current and state.turn.curse != "none")
     if already:
         raise IllegalAction(f"{name} is already cursed for their next turn")
-    curses = state.curses + (Curse(target, seat),)
+    curses = (*state.curses, Curse(target, seat))
     words = f"{player} curses {name}: their next turn is rolled with four dice."
     if state.settings.solo_challenge:
         if state.pirates[target].turns > 0:
@@ -193,11 +244,14 @@ def forfeit(state: SwashState, why: str, events: list[Event]) -> SwashState:
     cursor = turn.cursed_by
     assert cursor is not None
     state = state.with_pirate(cursor, replace(state.pirates[cursor], curse_forfeit=True))
-    events.append(event(
-        "curse_forfeit", f"{state.players[state.current]} {why} without being reminded: "
-        f"{state.players[cursor]}'s curse is forfeit.", player=state.players[state.current],
-        cursor=state.players[cursor],
-    ))
+    events.append(
+        event(
+            "curse_forfeit",
+            f"{state.players[state.current]} {why} without being reminded: {state.players[cursor]}'s curse is forfeit.",
+            player=state.players[state.current],
+            cursor=state.players[cursor],
+        )
+    )
     return replace(state, turn=replace(turn, curse="forfeit"))
 
 
@@ -231,10 +285,16 @@ def remind(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, li
     dice = dice_mod.remove(turn.dice.dice, (value,))
     cursor = state.players[turn.cursed_by] if turn.cursed_by is not None else "the curser"
     new_turn = replace(turn, dice=replace(turn.dice, dice=dice), curse="active")
-    events = [event(
-        "reminded", f"{reminder} reminds {cursed} of the curse; {cursor} takes a {value} out of play: "
-        f"{show(dice)}.", player=reminder, cursed=cursed, removed=value, dice=list(dice),
-    )]
+    events = [
+        event(
+            "reminded",
+            f"{reminder} reminds {cursed} of the curse; {cursor} takes a {value} out of play: {show(dice)}.",
+            player=reminder,
+            cursed=cursed,
+            removed=value,
+            dice=list(dice),
+        )
+    ]
     return replace(state, turn=new_turn), events
 
 
@@ -257,7 +317,7 @@ def roll_off(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, 
     if reading.dice is None:
         raise IllegalAction(f"{reading.why}: type the die")
     value = reading.dice[0]
-    rolls = state.roll_off[:seat] + (value,) + state.roll_off[seat + 1:]
+    rolls = (*state.roll_off[:seat], value, *state.roll_off[seat + 1 :])
     events = [event("roll_off", f"{player} rolls {value} for the start.", player=player, die=value)]
     if any(r is None for r in rolls):
         return replace(state, roll_off=rolls), events
@@ -270,8 +330,13 @@ def roll_off(state: SwashState, action: Mapping[str, Any]) -> tuple[SwashState, 
     starter = scored.index(best)
     tied = sorted({v for v in values if values.count(v) > 1})
     note = f" (tied {', '.join(map(str, tied))} count 0)" if tied else ""
-    events.append(event("starts", f"{state.players[starter]} starts with {best}{note}; play goes to the left.",
-                        player=state.players[starter]))
+    events.append(
+        event(
+            "starts",
+            f"{state.players[starter]} starts with {best}{note}; play goes to the left.",
+            player=state.players[starter],
+        )
+    )
     return begin_turn(replace(state, roll_off=rolls), starter, events), events
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from companion.games.scoresheet.sheet import Column, Sheet
 from companion.games.scoresheet.turn import Turn
@@ -42,14 +42,14 @@ class Pirate:
         return all(c.full for c in self.columns)
 
     def with_column(self, index: int, column: Column) -> Pirate:
-        return replace(self, columns=self.columns[:index] + (column,) + self.columns[index + 1 :])
+        return replace(self, columns=(*self.columns[:index], column, *self.columns[index + 1 :]))
 
 
 @dataclass(frozen=True)
 class SwashTurn:
     """The turn in progress: its dice, the curse on it, and a Piracy roll under way."""
 
-    dice: Turn = Turn()
+    dice: Turn = field(default_factory=Turn)
     curse: str = "none"
     cursed_by: int | None = None
     piracy: bool = False
@@ -96,4 +96,4 @@ class SwashState:
     seed: int = 0
 
     def with_pirate(self, seat: int, pirate: Pirate) -> SwashState:
-        return replace(self, pirates=self.pirates[:seat] + (pirate,) + self.pirates[seat + 1 :])
+        return replace(self, pirates=(*self.pirates[:seat], pirate, *self.pirates[seat + 1 :]))

@@ -72,17 +72,25 @@ def moniker_plunder(state: SwashState, seat: int) -> int:
     return player_total(state, seat) // len(state.pirates[seat].columns)
 
 
+def display_name(state: SwashState, seat: int) -> str:
+    """The player as the table calls them: ``Ana (Davy Jones)`` once their pirate name is Davy Jones."""
+    name = state.players[seat]
+    return f"{name} (Davy Jones)" if state.davy_jones == seat else name
+
+
 def sheet_json(state: SwashState, seat: int) -> dict[str, Any]:
     """One player's whole sheet for screens: every box, the tallies, the match boxes."""
     pirate = state.pirates[seat]
     columns = []
     for i, column in enumerate(pirate.columns):
-        columns.append({
-            "column": i + 1,
-            "boxes": dict(zip(state.sheet.keys, column.scores)),
-            "pillaged_by": pirate.pillaged_by[i],
-            **column_tally(state, pirate, i).to_json(),
-        })
+        columns.append(
+            {
+                "column": i + 1,
+                "boxes": dict(zip(state.sheet.keys, column.scores, strict=False)),
+                "pillaged_by": pirate.pillaged_by[i],
+                **column_tally(state, pirate, i).to_json(),
+            }
+        )
     return {
         "name": pirate.name,
         "pirate_name": "Davy Jones" if state.davy_jones == seat else None,

@@ -10,9 +10,9 @@ from companion.games.scoresheet.rules import ExtraRoll, counts
 from companion.games.scoresheet.turn import MAX_ROLLS
 from companion.games.swashbuckle.engine import current_options
 from companion.games.swashbuckle.monikers import moniker_for
-from companion.games.swashbuckle.specials import PIRACY, pillage_targets
+from companion.games.swashbuckle.specials import PIRACY, no_target_reason, pillage_targets
 from companion.games.swashbuckle.state import OVER, PLAY, ROLL_OFF, SwashState
-from companion.games.swashbuckle.tally import moniker_plunder, player_total, sheet_json
+from companion.games.swashbuckle.tally import display_name, moniker_plunder, player_total, sheet_json
 
 
 def _curse_actions(state: SwashState) -> list[dict[str, Any]]:
@@ -69,7 +69,8 @@ def legal_actions(state: SwashState) -> list[dict[str, Any]]:
     if state.phase == ROLL_OFF:
         return [
             {"type": "roll_off", "player": p, "from": "camera"}
-            for p, r in zip(state.players, state.roll_off) if r is None
+            for p, r in zip(state.players, state.roll_off, strict=False)
+            if r is None
         ] + _penalty_actions(state)
     seat = state.current
     player = state.players[seat]
@@ -86,23 +87,30 @@ def legal_actions(state: SwashState) -> list[dict[str, Any]]:
             targets = pillage_targets(state, seat, turn.piracy_column)
             if len(targets) > 1:
                 found += [{"type": "pillage", "player": player, "target": state.players[t]} for t in targets]
-            else:
+            elif targets:
                 found.append({"type": "pillage", "player": player})
+            else:  # nobody to pillage: the plunder just scores
+                found.append({"type": "score", "player": player, "box": PIRACY})
             if not pirate.hornswaggle and dice.rolls == 1:
-                found += [{"type": "roll", "player": player, "keep": list(k), "hornswaggle": True, "from": "camera"}
-                          for k in keeps(dice.dice)]
+                found += [
+                    {"type": "roll", "player": player, "keep": list(k), "hornswaggle": True, "from": "camera"}
+                    for k in keeps(dice.dice)
+                ]
     elif dice.rolls == 0:
         found.append({"type": "roll", "player": player, "from": "camera"})
     else:
         if dice.rolls < MAX_ROLLS:
             found += [{"type": "roll", "player": player, "keep": list(k), "from": "camera"} for k in keeps(dice.dice)]
         elif dice.rolls == MAX_ROLLS and not pirate.hornswaggle:
-            found += [{"type": "roll", "player": player, "keep": list(k), "hornswaggle": True, "from": "camera"}
-                      for k in keeps(dice.dice)]
+            found += [
+                {"type": "roll", "player": player, "keep": list(k), "hornswaggle": True, "from": "camera"}
+                for k in keeps(dice.dice)
+            ]
         found += _score_actions(state, player)
         if turn.curse == "forgotten" and turn.cursed_by is not None:
-            found += [{"type": "remind", "player": state.players[turn.cursed_by], "remove": v}
-                      for v in sorted(set(dice.dice))]
+            found += [
+                {"type": "remind", "player": state.players[turn.cursed_by], "remove": v} for v in sorted(set(dice.dice))
+            ]
     return found + _curse_actions(state) + _penalty_actions(state)
 
 
@@ -129,7 +137,7 @@ def _turn_json(state: SwashState) -> dict[str, Any]:
 
 def _prompt(state: SwashState) -> str:
     if state.phase == ROLL_OFF:
-        waiting = ", ".join(p for p, r in zip(state.players, state.roll_off) if r is None)
+        waiting = ", ".join(p for p, r in zip(state.players, state.roll_off, strict=False) if r is None)
         return f"Who starts? Each player rolls one die; the highest unmatched die starts. Waiting for {waiting}."
     seat = state.current
     player = state.players[seat]
@@ -143,7 +151,12 @@ def _prompt(state: SwashState) -> str:
         data = _turn_json(state)
         targets = pillage_targets(state, seat, turn.piracy_column)
         names = ", ".join(state.players[t] for t in targets)
-        who = f"choose whom to pillage ({names})" if len(targets) > 1 else "pillage"
+        if len(targets) > 1:
+            who = f"choose whom to pillage ({names})"
+        elif targets:
+            who = f"pillage {names}"
+        else:
+            who = f"score it in Piracy ({no_target_reason(state, seat, turn.piracy_column)})"
         extra = " or Hornswaggle one more roll" if not state.pirates[seat].hornswaggle and dice.rolls == 1 else ""
         return f"{player}'s Piracy roll: {show(dice.dice)} = {data['plunder']}: {who}{extra}."
     if dice.rolls == 0:
@@ -163,6 +176,25 @@ def _prompt(state: SwashState) -> str:
     return f"{player} has {show(dice.dice)}: {again}score it ({listed}).{note}"
 
 
+def _standings(state: SwashState, totals: dict[str, int]) -> list[dict[str, Any]]:
+    """Everyone by match score, best first, with the pirate name they go by (equal scores share a place)."""
+    order = sorted(range(len(state.players)), key=lambda i: (-totals[state.players[i]], i))
+    rows: list[dict[str, Any]] = []
+    for rank, seat in enumerate(order):
+        player = state.players[seat]
+        tied = rows and rows[-1]["total"] == totals[player]
+        rows.append(
+            {
+                "place": rows[-1]["place"] if tied else rank + 1,
+                "player": player,
+                "pirate_name": "Davy Jones" if state.davy_jones == seat else None,
+                "shown_as": display_name(state, seat),
+                "total": totals[player],
+            }
+        )
+    return rows
+
+
 def summary(state: SwashState) -> Summary:
     """Every sheet, whose turn, the dice and their scoring options, the prompt in words."""
     totals = {p: player_total(state, i) for i, p in enumerate(state.players)}
@@ -173,14 +205,16 @@ def summary(state: SwashState) -> Summary:
         "pirates": {p: sheet_json(state, i) for i, p in enumerate(state.players)},
         "turn": _turn_json(state),
         "options": [o.to_json() for o in current_options(state)],
-        "roll_off": dict(zip(state.players, state.roll_off)) if state.phase == ROLL_OFF else None,
+        "roll_off": dict(zip(state.players, state.roll_off, strict=False)) if state.phase == ROLL_OFF else None,
         "curses": [{"target": state.players[c.target], "cursor": state.players[c.cursor]} for c in state.curses],
-        "may_curse": state.players[state.curse_window] if _curse_actions(state) and state.curse_window is not None
+        "may_curse": state.players[state.curse_window]
+        if _curse_actions(state) and state.curse_window is not None
         else None,
         "davy_jones": state.players[state.davy_jones] if state.davy_jones is not None else None,
         "captain": state.players[state.captain] if state.captain is not None else None,
         "columns": state.settings.columns,
         "moniker_plunder": {p: moniker_plunder(state, i) for i, p in enumerate(state.players)},
+        "standings": _standings(state, totals),
     }
     if state.phase == OVER:
         best = max(totals.values())
@@ -189,10 +223,12 @@ def summary(state: SwashState) -> Summary:
             p: (m.label if (m := moniker_for(detail["moniker_plunder"][p])) else None) for p in state.players
         }
         verb = "wins" if len(winners) == 1 else "win"
-        prompt = f"Match over: {' and '.join(winners)} {verb} with {best} plunder."
+        named = " and ".join(display_name(state, state.players.index(w)) for w in winners)
+        prompt = f"Match over: {named} {verb} with {best} plunder."
         return Summary(scores, (), prompt, True, winners, detail)
     to_act = (
-        tuple(p for p, r in zip(state.players, state.roll_off) if r is None)
-        if state.phase == ROLL_OFF else (state.players[state.current],)
+        tuple(p for p, r in zip(state.players, state.roll_off, strict=False) if r is None)
+        if state.phase == ROLL_OFF
+        else (state.players[state.current],)
     )
     return Summary(scores, to_act, _prompt(state), False, (), detail)

@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 
-from companion.games import IllegalAction, resolve_config
-from companion.games import guilded
+from companion.games import IllegalAction, guilded, resolve_config
 from companion.games.guilded.setup import pillar_side
 from companion.games.guilded.state import PHASES, GuildedState, Merc, Seat
 
@@ -51,14 +50,18 @@ class Table:
                 self.do("roll", player=p, value=6 if i == 0 else 1)
         self.do("go_first", player=self.players[0], first=first)
         if self.state.stage == "pillars":
-            spots = [tile(self.players[0], 3, 1), tile(self.players[1], 3, 1),
-                     tile(self.players[0], 3, 4), tile(self.players[1], 3, 4)]
+            spots = [
+                tile(self.players[0], 3, 1),
+                tile(self.players[1], 3, 1),
+                tile(self.players[0], 3, 4),
+                tile(self.players[1], 3, 4),
+            ]
             for spot in spots:
                 side = pillar_side(self.state)
                 placer = next(p for i, p in enumerate(self.players) if self.state.sides[i] == side)
                 self.do("pillar", player=placer, tile=spot)
         if self.state.stage == "champions":
-            for i, p in enumerate(self.players):
+            for p in self.players:
                 stats = (champions or {}).get(p, {"name": f"{p} Champion", "health": 8, "melee": 2, "move": 2})
                 self.do("champion", player=p, **stats)
         for p in self.players:
@@ -100,9 +103,10 @@ class Table:
         """Place a mercenary directly (as if played earlier); returns its id."""
         seat = self.players.index(owner)
         merc_id = f"m{self.state.next_id}"
-        merc = Merc(id=merc_id, name=name, owner=seat, base_health=health, health=health, bounty=stats.pop("bounty", 0),
-                    **stats)
-        self.state = replace(self.state, mercs=self.state.mercs + (merc,), next_id=self.state.next_id + 1)
+        merc = Merc(
+            id=merc_id, name=name, owner=seat, base_health=health, health=health, bounty=stats.pop("bounty", 0), **stats
+        )
+        self.state = replace(self.state, mercs=(*self.state.mercs, merc), next_id=self.state.next_id + 1)
         return merc_id
 
     def patch(self, merc_id: str, **changes: Any) -> None:
@@ -120,4 +124,3 @@ def at(phase: str, players: tuple[str, ...] = ("Ana", "Ben"), **rules: Any) -> T
     t = Table(players, **rules).start("Ana")
     t.to(phase)
     return t
-

@@ -14,9 +14,9 @@ from tests.games.guilded.support import Table, tile
     [
         ((0, 1, 1), (0, 1, 1), 0),
         ((0, 1, 1), (0, 3, 4), 5),
-        ((0, 3, 1), (1, 3, 4), 1),   # front rows meet; Ben's column 4 faces Ana's column 1
-        ((0, 3, 2), (1, 3, 2), 2),   # Ben's column 2 faces Ana's column 3
-        ((0, 1, 1), (1, 1, 4), 5),   # Guild Hall to Guild Hall, straight across
+        ((0, 3, 1), (1, 3, 4), 1),  # front rows meet; Ben's column 4 faces Ana's column 1
+        ((0, 3, 2), (1, 3, 2), 2),  # Ben's column 2 faces Ana's column 3
+        ((0, 1, 1), (1, 1, 4), 5),  # Guild Hall to Guild Hall, straight across
         ((1, 2, 2), (0, 2, 3), 3),
     ],
 )
@@ -34,8 +34,13 @@ def test_distance_across_a_four_player_mat_is_unknown():
 
 @pytest.mark.parametrize(
     "a, b, near",
-    [((0, 1, 1), (0, 2, 2), True), ((0, 1, 1), (0, 1, 3), False), ((0, 3, 1), (1, 3, 3), True),
-     ((0, 3, 1), (1, 3, 2), False), ((0, 2, 2), (0, 2, 2), False)],
+    [
+        ((0, 1, 1), (0, 2, 2), True),
+        ((0, 1, 1), (0, 1, 3), False),
+        ((0, 3, 1), (1, 3, 3), True),
+        ((0, 3, 1), (1, 3, 2), False),
+        ((0, 2, 2), (0, 2, 2), False),
+    ],
 )
 def test_adjacency_includes_diagonals(a, b, near):
     assert board.adjacent(Table().state, a, b) is near

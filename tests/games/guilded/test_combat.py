@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games import guilded
 from tests.games.guilded.support import Table, at, tile
 
 
@@ -73,7 +74,7 @@ def test_fogged_tile_blinds_and_purser_flips_from_the_seed():
         t.patch(a, tile=(0, 2, 2))
         t.do("fog", tile=tile("Ana", 2, 2))
         events = t.do("attack", player="Ana", merc=a, target=b)
-        coin = [e for e in events if e["type"] == "coin"][0]
+        coin = next(e for e in events if e["type"] == "coin")
         assert coin["by"] == "Purser's coin"
         assert t.merc(b).health == (7 if coin["won"] else 10)
         results.add(coin["won"])
@@ -111,6 +112,7 @@ def test_leech_heals_the_attacker_by_the_damage_dealt():
 
 # -- plunder --------------------------------------------------------------------------------
 
+
 def test_plunder_from_an_enemy_guild_hall():
     t = at("attack")
     a = t.put("Ana", bounty=3)
@@ -146,3 +148,90 @@ def test_plunder_loot_house_rule(rule, ana, ben):
     a = t.put("Ana", bounty=2)
     t.do("plunder", player="Ana", merc=a)
     assert (t.seat("Ana").vault, t.seat("Ben").vault) == (ana, ben)
+
+
+# -- reach and line of sight (1v1, positions known) ------------------------------------------------
+
+
+def _placed(**rules):
+    """Ana's Archer on her row 3 column 2 and Knight on row 2 column 2; Ben's mercenaries
+    placed by the test. On the 1v1 battlefield Ana's row 3 faces Ben's row 3; Ben's column 3
+    faces Ana's column 2."""
+    t = at("attack", **rules)
+    archer = t.put("Ana", "Archer", melee=2, ranged=3, tile=(0, 3, 2))
+    knight = t.put("Ana", "Knight", melee=3, tile=(0, 2, 2))
+    return t, archer, knight
+
+
+def test_melee_reaches_adjacent_tiles_only():
+    t, archer, knight = _placed()
+    near = t.put("Ben", "Near", health=20, tile=(1, 3, 3))  # straight across from the Archer
+    far = t.put("Ben", "Far", health=20, tile=(1, 1, 3))
+    t.do("attack", player="Ana", merc=archer, target=near, **{"with": "melee"})
+    t.refused(
+        "attack",
+        "4 tiles away from Ana's Knight .*: a melee attack reaches an adjacent tile",
+        player="Ana",
+        merc=knight,
+        target=far,
+        **{"with": "melee"},
+    )
+
+
+def test_ranged_reaches_two_to_four_tiles_in_a_line():
+    t, archer, _ = _placed()
+    adjacent = t.put("Ben", "Adjacent", health=20, tile=(1, 3, 3))
+    t.refused(
+        "attack",
+        "1 tile away .* a ranged attack reaches 2 to 4 tiles away",
+        player="Ana",
+        merc=archer,
+        target=adjacent,
+        **{"with": "ranged"},
+    )
+    t.patch(adjacent, tile=(1, 3, 1))  # Ben's column 1 faces Ana's column 4: two across, one along: no line
+    t.refused(
+        "attack", "not in a straight or diagonal line", player="Ana", merc=archer, target=adjacent, **{"with": "ranged"}
+    )
+    t.patch(adjacent, tile=(1, 2, 1))  # two rows up, two columns across: a diagonal
+    t.do("attack", player="Ana", merc=archer, target=adjacent, **{"with": "ranged"})
+    assert t.merc(adjacent).health == 17
+
+
+def test_a_mercenary_between_blocks_the_line_of_sight():
+    t, archer, _knight = _placed()
+    target = t.put("Ben", "Target", health=20, tile=(1, 2, 3))  # two tiles straight ahead of the Archer
+    blocker = t.put("Ben", "Blocker", health=20, tile=(1, 3, 3))
+    t.refused(
+        "attack",
+        "Ben's Blocker .* stands between Ana's Archer .* and Ben's Target .*line of sight",
+        player="Ana",
+        merc=archer,
+        target=target,
+        **{"with": "ranged"},
+    )
+    legal = guilded.legal_actions(t.state)
+    assert not [a for a in legal if a["type"] == "attack" and a["target"] == target]
+    assert [a for a in legal if a["type"] == "attack" and a["target"] == blocker and a["merc"] == archer]
+    t.refused(
+        "attack",
+        "line of sight",
+        player="Ana",
+        merc=archer,
+        target=target,
+        amount=4,
+        damage_type="magic",
+        card="Fireball",
+        **{"with": "ranged"},
+    )
+    t.patch(blocker, tile=(1, 3, 4))
+    t.do("attack", player="Ana", merc=archer, target=target, **{"with": "ranged"})
+
+
+def test_reach_is_the_tables_to_judge_when_the_house_rule_says_so_or_positions_are_unknown():
+    t, _, knight = _placed(attack_range="table")
+    far = t.put("Ben", "Far", health=20, tile=(1, 1, 3))
+    t.do("attack", player="Ana", merc=knight, target=far, **{"with": "melee"})
+    t, _, knight = _placed()
+    nowhere = t.put("Ben", "Nowhere", health=20)
+    t.do("attack", player="Ana", merc=knight, target=nowhere, **{"with": "melee"})

@@ -21,11 +21,11 @@ REDUCTIONS = {
 # 5 damage of each type against a 10-health mercenary at full health: damage dealt.
 EXPECTED = {
     #            none  armour magic  defence spent poison  all
-    "physical": (5,    3,     5,     3,      5,    8,      2),
-    "magic":    (5,    5,     3,     3,      5,    8,      2),
-    "true":     (5,    5,     5,     5,      5,    8,      5),
-    "pure":     (5,    5,     5,     3,      5,    8,      3),
-    "lethal":   (0,    0,     0,     0,      0,    0,      0),  # above half health: no effect (default)
+    "physical": (5, 3, 5, 3, 5, 8, 2),
+    "magic": (5, 5, 3, 3, 5, 8, 2),
+    "true": (5, 5, 5, 5, 5, 8, 5),
+    "pure": (5, 5, 5, 3, 5, 8, 3),
+    "lethal": (0, 0, 0, 0, 0, 0, 0),  # above half health: no effect (default)
 }
 
 
@@ -62,13 +62,14 @@ def test_half_health_boundary(health, max_health, lethal):
     "rule, amount, armour, expected",
     [
         ("no_effect", 4, 1, 0),
-        ("true", 4, 1, 4),       # true ignores armour
-        ("physical", 4, 1, 3),   # physical: armour applies
+        ("true", 4, 1, 4),  # true ignores armour
+        ("physical", 4, 1, 3),  # physical: armour applies
     ],
 )
 def test_lethal_above_half_house_rule(rule, amount, armour, expected):
-    hit = resolve_hit(Defender(health=10, max_health=10, armour=armour), amount, "lethal",
-                      DamageRules(lethal_above_half=rule))
+    hit = resolve_hit(
+        Defender(health=10, max_health=10, armour=armour), amount, "lethal", DamageRules(lethal_above_half=rule)
+    )
     assert hit.dealt == expected and not hit.lethal
 
 
@@ -97,9 +98,9 @@ def test_true_damage_defence_house_rule():
 @pytest.mark.parametrize(
     "timing, amount, armour, poison, expected",
     [
-        ("after_reduction", 4, 2, 3, 5),   # 4 - 2 = 2, + 3 poison
-        ("after_reduction", 2, 2, 3, 0),   # nothing got through: poison adds nothing
-        ("after_reduction", 0, 0, 3, 0),   # no damage, no poison
+        ("after_reduction", 4, 2, 3, 5),  # 4 - 2 = 2, + 3 poison
+        ("after_reduction", 2, 2, 3, 0),  # nothing got through: poison adds nothing
+        ("after_reduction", 0, 0, 3, 0),  # no damage, no poison
         ("before_reduction", 4, 2, 3, 5),  # (4 + 3) - 2
         ("before_reduction", 2, 2, 3, 3),  # (2 + 3) - 2
         ("before_reduction", 2, 9, 3, 0),  # armour stops it all
@@ -107,8 +108,12 @@ def test_true_damage_defence_house_rule():
     ],
 )
 def test_poison_adds_to_damage(timing, amount, armour, poison, expected):
-    hit = resolve_hit(Defender(health=20, max_health=20, armour=armour, poison=poison), amount, "physical",
-                      DamageRules(poison_timing=timing))
+    hit = resolve_hit(
+        Defender(health=20, max_health=20, armour=armour, poison=poison),
+        amount,
+        "physical",
+        DamageRules(poison_timing=timing),
+    )
     assert hit.dealt == expected
 
 

@@ -8,8 +8,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.games import IllegalAction, find_game
-from companion.games import guilded
+from companion.games import IllegalAction, find_game, guilded
 from companion.games.guilded import statuses
 from companion.games.guilded.game import HANDLERS
 from companion.games.guilded.legal import OPEN_FIELDS
@@ -23,13 +22,39 @@ SEATINGS = [
     ({"format": "arena"}, ("Ana", "Ben")),
     ({"format": "arena"}, ("Ana", "Ben", "Cy", "Dee")),
     ({"format": "guild_master"}, ("Ana", "Ben", "Cy")),
-    ({"format": "standard", "stack_overflow": "bank", "frost_scope": "counters", "coin_flips": "table",
-      "poison_timing": "before_reduction", "fortify_loss": "remove_bonus"}, ("Ana", "Ben")),
+    (
+        {
+            "format": "standard",
+            "stack_overflow": "bank",
+            "frost_scope": "counters",
+            "coin_flips": "table",
+            "poison_timing": "before_reduction",
+            "fortify_loss": "remove_bonus",
+        },
+        ("Ana", "Ben"),
+    ),
 ]
 
 #: Kinds of action that move a match along; drawn half the time so matches get somewhere.
-CORE = ("next_phase", "play_merc", "attack", "move", "acquire", "plunder", "equip", "play_treasure", "roll",
-                 "keep", "go_first", "pillar", "champion", "decks_ready", "reveal", "exit", "unequip")
+CORE = (
+    "next_phase",
+    "play_merc",
+    "attack",
+    "move",
+    "acquire",
+    "plunder",
+    "equip",
+    "play_treasure",
+    "roll",
+    "keep",
+    "go_first",
+    "pillar",
+    "champion",
+    "decks_ready",
+    "reveal",
+    "exit",
+    "unequip",
+)
 
 
 def vary(action: dict[str, Any], data: st.DataObject) -> dict[str, Any]:
@@ -109,15 +134,43 @@ JSON = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
     max_leaves=8,
 )
-FIELDS = ["player", "merc", "target", "tile", "to", "cards", "amount", "damage_type", "status", "count",
-          "value", "first", "with", "coin", "kind", "card", "name", "health", "spaces", "at", "treasure",
-          "opponent", "source", "untargeted", "guild_master", "detections", "dice", "hand", "deck"]
+FIELDS = [
+    "player",
+    "merc",
+    "target",
+    "tile",
+    "to",
+    "cards",
+    "amount",
+    "damage_type",
+    "status",
+    "count",
+    "value",
+    "first",
+    "with",
+    "coin",
+    "kind",
+    "card",
+    "name",
+    "health",
+    "spaces",
+    "at",
+    "treasure",
+    "opponent",
+    "source",
+    "untargeted",
+    "guild_master",
+    "detections",
+    "dice",
+    "hand",
+    "deck",
+]
 NAMES = st.sampled_from(["Ana", "Ben", "m1", "m2", "Deckhand", "x", ""])
 
 
 @settings(max_examples=150, deadline=None)
 @given(
-    kind=st.sampled_from(sorted(HANDLERS) + ["bogus"]),
+    kind=st.sampled_from([*sorted(HANDLERS), "bogus"]),
     fields=st.dictionaries(st.sampled_from(FIELDS), JSON | NAMES, max_size=6),
     stage=st.sampled_from(["roll", "hands", "play"]),
 )
@@ -131,8 +184,15 @@ def test_malformed_actions_are_refused_cleanly(kind, fields, stage):
         t.do("keep", player="Ana")
         t.do("keep", player="Ben")
         t.to("rally")
-        t.do("play_merc", player="Ana", name="Deckhand", health=4, melee=1, move=2, tile={"side": "Ana", "row": 1,
-                                                                                        "col": 1})
+        t.do(
+            "play_merc",
+            player="Ana",
+            name="Deckhand",
+            health=4,
+            melee=1,
+            move=2,
+            tile={"side": "Ana", "row": 1, "col": 1},
+        )
         t.put("Ben", "Raider", health=5, bounty=1)
     before = t.state
     try:

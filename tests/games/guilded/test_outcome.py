@@ -67,9 +67,19 @@ def test_empty_deck_rule_loses_at_once():
 
 def test_concede():
     t = Table().start("Ana")
-    t.do("concede", player="Ana")
+    events = t.do("concede", player="Ana")
     assert t.state.winners == (1,)
     assert guilded.summary(t.state).prompt == "Ben won the match."
+    texts = [e["text"] for e in events]
+    assert "Ben wins the match." in texts and any(x.startswith("Ben wins game 1") for x in texts)
+
+
+def test_a_team_wins_in_the_plural():
+    t = Table(("Ana", "Ben", "Cy", "Dee")).start("Ana")
+    events = t.do("concede", player="Ben") + t.do("concede", player="Dee")
+    winners = guilded.summary(t.state).winners
+    words = " ".join(e["text"] for e in events if e["type"] in ("game_over", "match_over"))
+    assert len(winners) == 2 and f"{winners[0]} and {winners[1]} win the match." in words
 
 
 def test_concede_during_setup():
@@ -98,17 +108,17 @@ def test_guild_master_defeated_loses_and_the_game_goes_on():
 def test_arena_side_without_mercenaries_loses_the_game_and_best_of_three():
     t = Table(format="arena").start("Ana")
     assert t.state.stage == "play"
-    champ = [m.id for m in t.state.mercs if m.owner == 1][0]
+    champ = next(m.id for m in t.state.mercs if m.owner == 1)
     t.do("destroy", target=champ)
     assert t.seat("Ben").vault == 30, "Arena has no bounty cost"
     assert t.state.stage == "roll" and t.state.game == 2 and t.state.wins == (1, 0)
     assert t.state.mercs == () and t.seat("Ben").out == "" and t.seat("Ana").vault == 30
     t.start("Ben")
-    champ = [m.id for m in t.state.mercs if m.owner == 0][0]
+    champ = next(m.id for m in t.state.mercs if m.owner == 0)
     t.do("destroy", target=champ)
     assert t.state.game == 3 and t.state.wins == (1, 1)
     t.start("Ana")
-    champ = [m.id for m in t.state.mercs if m.owner == 0][0]
+    champ = next(m.id for m in t.state.mercs if m.owner == 0)
     t.do("destroy", target=champ)
     assert t.state.stage == "over" and t.state.wins == (1, 2) and t.state.winners == (1,)
     detail = guilded.summary(t.state).detail["format"]
@@ -119,7 +129,7 @@ def test_arena_side_without_mercenaries_loses_the_game_and_best_of_three():
 def test_arena_defeat_house_rule(rule, lost_after_champion):
     t = Table(format="arena", arena_defeat=rule).start("Ana")
     t.put("Ben", "Extra")
-    champ = [m.id for m in t.state.mercs if m.owner == 1 and m.role == "champion"][0]
+    champ = next(m.id for m in t.state.mercs if m.owner == 1 and m.role == "champion")
     t.do("destroy", target=champ)
     assert (t.state.wins == (1, 0)) is lost_after_champion
 
@@ -187,7 +197,7 @@ def test_announce_only_lets_play_go_on():
 def test_time_up_between_games_ends_the_match_on_wins():
     t = Table(format="arena").start("Ana")
     t.do("clock", at=T0)
-    champ = [m.id for m in t.state.mercs if m.owner == 1][0]
+    champ = next(m.id for m in t.state.mercs if m.owner == 1)
     t.do("destroy", target=champ, at=T0 + 100)
     assert t.state.stage == "roll"
     t.do("roll", player="Ana", value=3, at=T0 + 40 * 60)

@@ -9,11 +9,7 @@ from companion.games.guilded.state import PHASES, Treasure
 from tests.games.guilded.support import Table
 
 # The steps walked from Ana's turn 1 Rally phase to the end of turn 3 (Ana, Ben, Ana).
-STEPS = (
-    [(1, p) for p in PHASES[PHASES.index("rally"):]]
-    + [(2, p) for p in PHASES]
-    + [(3, p) for p in PHASES]
-)
+STEPS = [(1, p) for p in PHASES[PHASES.index("rally") :]] + [(2, p) for p in PHASES] + [(3, p) for p in PHASES]
 
 
 def timeline(status: str, count: int, on: str, health: int = 20, damage: int = 0, **rules) -> dict:
@@ -50,11 +46,21 @@ def changes(seen: dict) -> list:
         ("exhaust", 2, "Ana", {}, [((1, "rally"), (2, 20)), ((3, "beginning"), (1, 20))]),
         ("exhaust", 2, "Ben", {}, [((1, "rally"), (2, 20)), ((2, "beginning"), (1, 20))]),
         # Bleed: damage equal to its counters in every End phase (or only its controller's).
-        ("bleed", 2, "Ana", {}, [((1, "rally"), (2, 20)), ((1, "end"), (2, 18)), ((2, "end"), (2, 16)),
-                                 ((3, "end"), (2, 14))]),
+        (
+            "bleed",
+            2,
+            "Ana",
+            {},
+            [((1, "rally"), (2, 20)), ((1, "end"), (2, 18)), ((2, "end"), (2, 16)), ((3, "end"), (2, 14))],
+        ),
         ("bleed", 2, "Ben", {"bleed_timing": "controller_end"}, [((1, "rally"), (2, 20)), ((2, "end"), (2, 18))]),
-        ("bleed", 7, "Ana", {}, [((1, "rally"), (5, 20)), ((1, "end"), (5, 15)), ((2, "end"), (5, 10)),
-                                 ((3, "end"), (5, 5))]),
+        (
+            "bleed",
+            7,
+            "Ana",
+            {},
+            [((1, "rally"), (5, 20)), ((1, "end"), (5, 15)), ((2, "end"), (5, 10)), ((3, "end"), (5, 5))],
+        ),
         # Blind: ends at its controller's next End phase.
         ("blind", 1, "Ana", {}, [((1, "rally"), (1, 20)), ((1, "end"), (0, 20))]),
         ("blind", 1, "Ben", {}, [((1, "rally"), (1, 20)), ((2, "end"), (0, 20))]),
@@ -107,7 +113,7 @@ def test_phases_run_in_the_rulebooks_order():
     for _ in range(len(PHASES)):
         events = t.do("next_phase", player="Ana" if t.state.turn == 1 else "Ben")
         seen.append(t.phase)
-    assert seen == list(PHASES) + ["beginning"]
+    assert seen == [*list(PHASES), "beginning"]
     assert t.turn_player() == "Ben" and t.state.turn == 2
     assert events[-1]["type"] == "turn"
 
@@ -156,8 +162,9 @@ def test_hand_limit_at_the_end_phase():
     assert t.turn_player() == "Ben"
 
 
-@pytest.mark.parametrize("phase", ["beginning", "draw", "acquire", "rally", "first_movement", "attack",
-                                   "second_movement", "end"])
+@pytest.mark.parametrize(
+    "phase", ["beginning", "draw", "acquire", "rally", "first_movement", "attack", "second_movement", "end"]
+)
 def test_summary_says_what_each_phase_allows(phase):
     t = Table().start("Ana")
     t.to(phase)
@@ -173,7 +180,7 @@ def test_summary_says_what_each_phase_allows(phase):
         (1, "turn", 2, 2),
         (2, "turn", 1, 1),
         (3, "turn", 0, 0),
-        (1, "counters", 2, 3),   # counters gone after First Movement: the full move stat again
+        (1, "counters", 2, 3),  # counters gone after First Movement: the full move stat again
         (3, "counters", 0, 3),
     ],
 )

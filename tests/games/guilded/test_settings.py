@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import ConfigError, resolve_config
-from companion.games import guilded
+from companion.games import ConfigError, guilded, resolve_config
 from companion.games.guilded.settings import RULES, resolve_settings
 
 DOC = Path(__file__).resolve().parents[3] / "docs" / "rules" / "guilded.md"
@@ -24,8 +23,13 @@ def test_every_house_rule_is_documented_with_its_default(rule):
 
 @pytest.mark.parametrize(
     "rules, message",
-    [({"format": "sealed"}, "must be one of"), ({"mulligans": -1}, "at least"), ({"casual": "maybe"}, "yes or no"),
-     ({"stack_overflow": "keep"}, "must be one of"), ({"colour": "red"}, "no house rule")],
+    [
+        ({"format": "sealed"}, "must be one of"),
+        ({"mulligans": -1}, "at least"),
+        ({"casual": "maybe"}, "yes or no"),
+        ({"stack_overflow": "keep"}, "must be one of"),
+        ({"colour": "red"}, "no house rule"),
+    ],
 )
 def test_bad_house_rules_are_refused(rules, message):
     with pytest.raises(ConfigError, match=message):

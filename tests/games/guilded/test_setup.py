@@ -38,9 +38,14 @@ def test_ties_reroll_only_among_the_tied():
 
 @pytest.mark.parametrize(
     "fields, message",
-    [({"value": 7}, "at most 6"), ({"value": 0}, "at least 1"), ({"dice": [3, 4]}, "exactly one die"),
-     ({"detections": {"dice": [{"value": 4, "unsure": True}]}}, "not sure"),
-     ({"detections": {"dice": []}}, "sees 0 dice"), ({"detections": "4"}, "no dice list")],
+    [
+        ({"value": 7}, "at most 6"),
+        ({"value": 0}, "at least 1"),
+        ({"dice": [3, 4]}, "exactly one die"),
+        ({"detections": {"dice": [{"value": 4, "unsure": True}]}}, "not sure"),
+        ({"detections": {"dice": []}}, "sees 0 dice"),
+        ({"detections": "4"}, "no dice list"),
+    ],
 )
 def test_bad_rolls(fields, message):
     Table().refused("roll", message, player="Ana", **fields)
@@ -48,8 +53,11 @@ def test_bad_rolls(fields, message):
 
 def test_camera_and_purser_rolls():
     t = Table(seed=3)
-    t.do("roll", player="Ana", detections={"dice": [{"value": 4, "box": [1, 2, 3, 4], "confidence": 0.9,
-                                                     "unsure": False}], "unsure": 0})
+    t.do(
+        "roll",
+        player="Ana",
+        detections={"dice": [{"value": 4, "box": [1, 2, 3, 4], "confidence": 0.9, "unsure": False}], "unsure": 0},
+    )
     assert t.seat("Ana").roll == 4
     events = t.do("roll", player="Ben")
     rolled = events[0]

@@ -78,7 +78,7 @@ def test_every_status_has_a_stacking_case():
         ("bleed", 0, None, "drop", 0),
         ("bleed", 10, None, "drop", 0),
         ("bleed", 10, 5, "drop", 5),
-        ("bleed", 10, 1, "drop", 5),   # 9 bleed is not a count bleed can have: it acts as 5
+        ("bleed", 10, 1, "drop", 5),  # 9 bleed is not a count bleed can have: it acts as 5
         ("bleed", 10, 1, "bank", 9),
         ("bleed", 3, 1, "drop", 2),
         ("poison", 6, 3, "drop", 3),
@@ -103,8 +103,9 @@ def test_frost_penalty(count, penalty):
     assert statuses.frost_penalty(count) == penalty
 
 
-@pytest.mark.parametrize("count, effect", [(0, (0, "true", False)), (1, (1, "true", False)),
-                                           (2, (2, "true", False)), (3, (4, "pure", True))])
+@pytest.mark.parametrize(
+    "count, effect", [(0, (0, "true", False)), (1, (1, "true", False)), (2, (2, "true", False)), (3, (4, "pure", True))]
+)
 def test_burn_effect(count, effect):
     assert statuses.burn_effect(count) == effect
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games import guilded
 from tests.games.guilded.support import Table
 
 
@@ -59,8 +60,7 @@ def test_banked_counters_show_in_the_summary():
         ("mend", "bleed", {"bleed": 3, "poison": 2, "frost": 1}, {"poison": 2, "frost": 1}),
         ("mend", None, {"bleed": 3, "poison": 2, "exhaust": 1, "blind": 1, "frost": 1}, {"frost": 1}),
         ("cleanse", "frost", {"frost": 2, "burn": 1, "bleed": 1}, {"burn": 1, "bleed": 1}),
-        ("cleanse", None, {"frost": 2, "burn": 1, "silence": 1, "stealth": 1, "fog": 1, "regen": 2},
-         {"regen": 2}),
+        ("cleanse", None, {"frost": 2, "burn": 1, "silence": 1, "stealth": 1, "fog": 1, "regen": 2}, {"regen": 2}),
     ],
 )
 def test_mend_and_cleanse(verb, status, present, left):
@@ -68,14 +68,20 @@ def test_mend_and_cleanse(verb, status, present, left):
     for name, count in present.items():
         t.do("add_status", target=m, status=name, count=count, untargeted=True)
     fields = {"status": status} if status else {}
-    t.do(verb, target=m, **fields)
+    events = t.do(verb, target=m, **fields)
     assert {k: t.status(m, k) for k in present if t.status(m, k)} == left
+    done = {"mend": "is mended", "cleanse": "is cleansed"}[verb]
+    assert done in events[0]["text"] and "mendd" not in events[0]["text"]
 
 
 @pytest.mark.parametrize(
     "verb, status, message",
-    [("mend", "frost", "physical statuses; frost is magical"), ("cleanse", "bleed", "bleed is physical"),
-     ("mend", None, "no physical status"), ("cleanse", None, "no magical status")],
+    [
+        ("mend", "frost", "physical statuses; frost is magical"),
+        ("cleanse", "bleed", "bleed is physical"),
+        ("mend", None, "no physical status"),
+        ("cleanse", None, "no magical status"),
+    ],
 )
 def test_mend_and_cleanse_refusals(verb, status, message):
     t, m = table()
@@ -189,3 +195,30 @@ def test_two_mercenaries_with_one_name_need_ids():
     t.refused("damage", "more than one", target="Target", amount=1, damage_type="pure")
     t.do("damage", target=m, amount=1, damage_type="pure")
     assert t.merc(m).health == 9
+
+
+@pytest.mark.parametrize(
+    "status, first, message",
+    [
+        ("frost", 3, "already has 3 frost counters, the most there can be"),
+        ("burn", 3, "already has 3 burn counters, the most there can be"),
+        ("fortify", 4, "already has fortify 4, the highest level"),
+        ("blind", 1, "is already blind"),
+        ("silence", 1, "is already silenced"),
+    ],
+)
+def test_a_status_that_cannot_grow_is_refused_not_saved_blank(status, first, message):
+    t, m = table()
+    t.do("add_status", target=m, status=status, count=first, untargeted=True)
+    before = len(t.journal)
+    t.refused("add_status", f"{message}: nothing changes", target=m, status=status, count=1, untargeted=True)
+    assert len(t.journal) == before
+    listed = [a for a in guilded.legal_actions(t.state) if a["type"] == "add_status" and a["target"] == m]
+    assert status not in {a["status"] for a in listed}, "the table is not offered a change that changes nothing"
+
+
+def test_bleed_past_five_is_explained_when_it_does_not_grow():
+    t, m = table()
+    t.do("add_status", target=m, status="bleed", count=5)
+    events = t.do("add_status", target=m, status="bleed", count=1)
+    assert [e["type"] for e in events] == ["stack_limit"] and "5 + 1 counts as 5" in events[0]["text"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from companion.games import guilded
 from tests.games.guilded.support import at
 
 
@@ -51,3 +52,15 @@ def test_only_the_turn_player_acts():
     t = at("acquire")
     t.refused("acquire", "Ana's turn", player="Ben", cards=1)
     t.refused("next_phase", "Ana's turn", player="Ben")
+
+
+def test_acquiring_the_last_loot_is_a_house_rule():
+    t = at("acquire")
+    t.state = t.state.with_seat(0, vault=3)
+    assert max(a["cards"] for a in guilded.legal_actions(t.state) if a["type"] == "acquire") == 2
+    t.refused("acquire", "acquire_last_loot=refuse", player="Ana", cards=3)
+    t = at("acquire", acquire_last_loot="allow")
+    t.state = t.state.with_seat(0, vault=3)
+    assert max(a["cards"] for a in guilded.legal_actions(t.state) if a["type"] == "acquire") == 4
+    t.do("acquire", player="Ana", cards=3)
+    assert t.seat("Ana").vault == 0 and t.seat("Ana").out and t.state.winners == (1,)

@@ -11,13 +11,60 @@ from companion.games.guilded import view
 from companion.games.guilded.legal import OPEN_FIELDS
 from tests.games.guilded.support import Table, tile
 
-DETAIL_KEYS = {"format", "stage", "turn", "phase", "phase_title", "phases", "allows", "turn_players", "players",
-               "mercenaries", "pillars", "fog", "battlefield", "tile_choices", "clock", "reminders", "loot_log", "status_rules", "open_fields",
-               "forms"}
-MERC_KEYS = {"id", "name", "owner", "health", "max_health", "base_health", "bounty", "armour", "magic_armour",
-             "defence", "defence_ready", "melee", "ranged", "ranged_type", "move", "movement_left", "stars", "role",
-             "tile", "statuses", "banked", "treasures", "exhausted", "blinded", "frozen", "attacked", "can_move",
-             "can_attack", "lethal_range", "burn_due"}
+DETAIL_KEYS = {
+    "format",
+    "stage",
+    "turn",
+    "phase",
+    "phase_title",
+    "phases",
+    "allows",
+    "turn_players",
+    "players",
+    "mercenaries",
+    "pillars",
+    "fog",
+    "battlefield",
+    "tile_choices",
+    "clock",
+    "reminders",
+    "loot_log",
+    "status_rules",
+    "open_fields",
+    "forms",
+}
+MERC_KEYS = {
+    "id",
+    "name",
+    "owner",
+    "health",
+    "max_health",
+    "base_health",
+    "bounty",
+    "armour",
+    "magic_armour",
+    "defence",
+    "defence_ready",
+    "melee",
+    "ranged",
+    "ranged_type",
+    "move",
+    "movement_left",
+    "stars",
+    "role",
+    "tile",
+    "statuses",
+    "banked",
+    "treasures",
+    "exhausted",
+    "blinded",
+    "frozen",
+    "attacked",
+    "can_move",
+    "can_attack",
+    "lethal_range",
+    "burn_due",
+}
 
 
 @pytest.mark.parametrize(
@@ -25,8 +72,12 @@ MERC_KEYS = {"id", "name", "owner", "health", "max_health", "base_health", "boun
     [
         (lambda t: None, "roll", ["Ana", "Ben"], "Roll a d6"),
         (lambda t: t.do("roll", player="Ana", value=2), "roll", ["Ben"], "Ben to roll"),
-        (lambda t: [t.do("roll", player="Ana", value=2), t.do("roll", player="Ben", value=4)], "first", ["Ben"],
-         "Ben rolled highest"),
+        (
+            lambda t: [t.do("roll", player="Ana", value=2), t.do("roll", player="Ben", value=4)],
+            "first",
+            ["Ben"],
+            "Ben rolled highest",
+        ),
         (lambda t: t.start("Ben"), "play", ["Ben"], "Turn 1, Ben: Beginning phase"),
     ],
 )
@@ -149,8 +200,9 @@ def test_a_form_field_s_bounds_and_choices_are_the_engine_s(action, spec, t):
             guilded.apply(t.state, _set(action, spec["field"], "  "))
     if spec.get("extra"):
         assert not _has(action, spec["field"]), "an extra field is one the listed action leaves out"
-        assert guilded.apply(t.state, action)[0] == guilded.apply(t.state, _set(action, spec["field"],
-                                                                                 spec["default"]))[0]
+        assert (
+            guilded.apply(t.state, action)[0] == guilded.apply(t.state, _set(action, spec["field"], spec["default"]))[0]
+        )
 
 
 # -- the battlefield: which tiles the table may pick ------------------------------------------------
@@ -162,8 +214,11 @@ def _every_tile(t: Table) -> list[dict]:
 
 def _listed_for(t: Table, choice: dict) -> list[dict]:
     """The listed actions a tile choice completes (same type, player and mercenary)."""
-    same = [a for a in guilded.legal_actions(t.state) if a["type"] == choice["type"]
-            and all(a.get(k) == choice[k] for k in ("player", "merc") if k in choice)]
+    same = [
+        a
+        for a in guilded.legal_actions(t.state)
+        if a["type"] == choice["type"] and all(a.get(k) == choice[k] for k in ("player", "merc") if k in choice)
+    ]
     # a move is listed by spaces; the tile replaces them
     return [{k: v for k, v in a.items() if k not in ("spaces", "tile")} for a in same]
 
@@ -226,8 +281,11 @@ def test_every_tile_choice_is_accepted_and_every_other_tile_refused(make):
         listed = _listed_for(t, choice)
         assert listed, f"{choice['type']} is listed when its tiles are offered"
         offered = choice["tiles"]
-        by_tile = [a["tile"] for a in guilded.legal_actions(t.state) if a["type"] == choice["type"]
-                   and a.get("player") == choice.get("player") and "tile" in a]
+        by_tile = [
+            a["tile"]
+            for a in guilded.legal_actions(t.state)
+            if a["type"] == choice["type"] and a.get("player") == choice.get("player") and "tile" in a
+        ]
         for spot in _every_tile(t):
             action = {**listed[0], choice["field"]: spot}
             if spot in offered:
@@ -257,13 +315,15 @@ def test_tile_choices_name_the_tiles_players_expect():
     assert ("Ben", 2, 3) not in spots and ("Ana", 2, 1) in spots  # 3 away; 1 away
 
 
-@pytest.mark.parametrize("make, kinds", [
-    (lambda: Table(), set()),  # the roll: nothing on the battlefield to pick
-    (lambda: Table().start("Ana"), {"fog"}),  # the Beginning phase: only a card's fog
-    (_arena_pillars, {"pillar"}),
-])
+@pytest.mark.parametrize(
+    "make, kinds",
+    [
+        (Table, set()),  # the roll: nothing on the battlefield to pick
+        (lambda: Table().start("Ana"), {"fog"}),  # the Beginning phase: only a card's fog
+        (_arena_pillars, {"pillar"}),
+    ],
+)
 def test_which_kinds_offer_tiles(make, kinds):
     detail = guilded.summary(make().state).detail
     assert {c["type"] for c in detail["tile_choices"]} == kinds
-    assert detail["battlefield"] == {"rows": 3, "cols": 4, "guild_hall_row": 1, "rally_rows": [1, 2],
-                                     "facing": True}
+    assert detail["battlefield"] == {"rows": 3, "cols": 4, "guild_hall_row": 1, "rally_rows": [1, 2], "facing": True}

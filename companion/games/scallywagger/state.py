@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from companion.games.base import Event, event
-from companion.games.scallywagger_bids import Bid, BidRules, Reveal
-from companion.games.scallywagger_cards import DECKS, CardDef, Pile, discard
+from companion.games.scallywagger.bids import Bid, BidRules, Reveal
+from companion.games.scallywagger.cards import DECKS, CardDef, Pile, discard
 
 PHASES = ("setup", "treasure", "bidding", "reveal", "confirm", "draw", "over")
 
@@ -54,7 +54,8 @@ class ScallywaggerState:
 
     ``actor`` is the Captain the game waits on: priority holder, bidder, or drawer.
     ``declined`` lists who declined priority since the last card use; ``bids`` is this
-    turn's bidding, oldest first.
+    turn's bidding, oldest first. ``revealing`` holds an Adventure card just shown whose
+    holder must still name the Captain it aims at.
     """
 
     players: tuple[str, ...]
@@ -75,6 +76,8 @@ class ScallywaggerState:
     treasure: Pile
     adventure: Pile
     winner: int | None
+    #: An Adventure card shown without its target yet: (holder's seat, hand position).
+    revealing: tuple[int, int] | None = None
 
     @property
     def alive(self) -> tuple[int, ...]:
@@ -94,7 +97,6 @@ class ScallywaggerState:
     def pile(self, deck: str) -> Pile:
         """The Treasure or Adventure pile."""
         return self.treasure if deck == "treasure" else self.adventure
-
 
 
 # -- seats ----------------------------------------------------------------------------------
@@ -174,8 +176,13 @@ def change_crew(state: ScallywaggerState, seat: int, delta: int, events: list[Ev
     n = abs(change)
     verb = "gains" if change > 0 else "loses"
     events.append(
-        event("crew", f"{name} {verb} {n} crewmate{'s' * (n != 1)} and has {after}.", player=name, change=change,
-              crewmates=after)
+        event(
+            "crew",
+            f"{name} {verb} {n} crewmate{'s' * (n != 1)} and has {after}.",
+            player=name,
+            change=change,
+            crewmates=after,
+        )
     )
     if after == 0:
         state = retire(state, seat, events)
@@ -210,8 +217,13 @@ def after_losses(state: ScallywaggerState, events: list[Event]) -> ScallywaggerS
     if state.crew[state.token] == 0 and state.phase in ("treasure", "bidding") and not state.bids:
         # The opener is gone before the bidding opened: the next Captain takes the token and opens.
         state = replace(state, token=next_alive(state, state.token))
-        events.append(event("token", f"The Treasure Token passes to {state.players[state.token]}.",
-                            player=state.players[state.token]))
+        events.append(
+            event(
+                "token",
+                f"The Treasure Token passes to {state.players[state.token]}.",
+                player=state.players[state.token],
+            )
+        )
     if state.phase == "bidding" and state.crew[state.actor] == 0:
         state = replace(state, actor=next_alive(state, state.actor))
     return state

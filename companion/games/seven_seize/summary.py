@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.games.base import Summary
-from companion.games.seize_cards import ALL_CARDS
-from companion.games.seize_phases import (
+from companion.games.seven_seize.cards import ALL_CARDS
+from companion.games.seven_seize.phases import (
     acting_order,
     cards_still_out,
     contestants,
@@ -14,7 +14,7 @@ from companion.games.seize_phases import (
     strumpet_options,
     table_cards,
 )
-from companion.games.seize_state import (
+from companion.games.seven_seize.state import (
     DIVVY,
     DRAW,
     OVER,
@@ -28,7 +28,8 @@ from companion.games.seize_state import (
 
 
 def summary(state: SeizeState) -> Summary:
-    """Scores are pieces held (weights appear only at the weigh-off); ``detail`` holds:
+    """Scores are pieces held per seat, the 2-player Interloper included (weights appear only
+    at the weigh-off); ``detail`` holds:
 
     - ``round`` (1-7), ``rounds`` (7), ``phase``: ``squabble`` | ``divvy`` | ``seize`` |
       ``weighoff`` | ``over``;
@@ -52,7 +53,8 @@ def summary(state: SeizeState) -> Summary:
       (:meth:`WeighOff.to_json`): weights with uncertainties, contests and their bouts,
       eliminations in order, tie instructions, ranking, winners.
     """
-    scores = {p: float(state.collections[i]) for i, p in enumerate(state.players)}
+    # every seat that holds booty, so the 2-player Interloper (which can win) is shown too
+    scores = {seat: float(pieces) for seat, pieces in zip(state.seats, state.collections, strict=True)}
     deciders, waiting = _waiting(state)
     detail: dict[str, Any] = {
         "round": state.round,
@@ -62,14 +64,16 @@ def summary(state: SeizeState) -> Summary:
         "previous_captain": _player(state, state.previous_captain),
         "bag": state.bag,
         "stashes": {"red": state.red, "black": state.black},
-        "collections": dict(zip(state.seats, state.collections)),
+        "collections": dict(zip(state.seats, state.collections, strict=False)),
         "booty_total": state.booty_total,
         "interloper": state.seats[state.interloper] if state.interloper is not None else None,
         "cards": {
-            "squabble": dict(zip(state.players, state.squabble_cards)),
-            "seize": dict(zip(state.seats, state.seize_cards)),
+            "squabble": dict(zip(state.players, state.squabble_cards, strict=False)),
+            "seize": dict(zip(state.seats, state.seize_cards, strict=False)),
         },
-        "acting_order": [state.seats[s] for s in acting_order(state)[0]] if state.phase == SEIZE and not revealing(state) else [],
+        "acting_order": [state.seats[s] for s in acting_order(state)[0]]
+        if state.phase == SEIZE and not revealing(state)
+        else [],
         "acting": _acting(state),
         "waiting": waiting,
         "deck": _deck(state),
@@ -110,8 +114,10 @@ def _waiting(state: SeizeState) -> tuple[tuple[str, ...], dict[str, Any]]:
             decider = state.decider(pending.seat)
             info.update({"for": state.seats[pending.seat], "stash": pending.stash})
             if kind == "strumpet":
-                info["options"] = [{"choice": "seize"} if o is None else {"choice": "steal", "victim": state.seats[o]}
-                                   for o in strumpet_options(state, pending.seat)]
+                info["options"] = [
+                    {"choice": "seize"} if o is None else {"choice": "steal", "victim": state.seats[o]}
+                    for o in strumpet_options(state, pending.seat)
+                ]
             else:
                 info["pieces"] = pending.amount
         info["deciders"] = [state.players[decider]]
@@ -156,30 +162,45 @@ def _prompt(state: SeizeState, waiting: dict[str, Any]) -> str:
         what = "for Captain" if state.phase == SQUABBLE else "to seize"
         names = waiting["for"]
         text = f"Round {state.round}: reveal a card {what} ({', '.join(names)} still to reveal)."
-        if state.interloper is not None and state.seats[state.interloper] in names:
-            text += f" {waiting['deciders'][-1]} reveals the Interloper's card too."
+        if state.interloper is not None and state.seats[state.interloper] in names and state.non_captain is not None:
+            # the rulebook: the non-Captain placed the Interloper's card, and reveals it
+            text += f" {state.players[state.non_captain]} reveals the Interloper's card too."
         return text
     if kind == "captain":
         return f"{waiting['deciders'][0]}: choose the new Captain among {', '.join(waiting['options'])}."
     if kind == "divvy":
-        return (f"Captain {waiting['deciders'][0]}: take {PIECES_PER_ROUND} pieces from the bag and divvy them "
-                "between the Red and Black stashes (at least 1 each).")
+        return (
+            f"Captain {waiting['deciders'][0]}: take {PIECES_PER_ROUND} pieces from the bag and divvy them "
+            "between the Red and Black stashes (at least 1 each)."
+        )
     if kind == "order":
         return f"Captain {waiting['deciders'][0]}: set the order for {', '.join(waiting['options'])} (same rank)."
     if pending is not None and kind == "quartermaster":
         who = waiting["deciders"][0]
         behalf = "" if who == waiting["for"] else f" for {waiting['for']}"
-        return (f"{who}: return {pending.amount} piece{'s' * (pending.amount != 1)}{behalf} to the "
-                f"{pending.stash.title()} stash, chosen from the whole collection.")
+        if state.settings.quartermaster_return == "whole_collection":
+            source = "chosen from the whole collection (the new pieces too)"
+        else:
+            source = "chosen from the pieces held before this seize"
+        return (
+            f"{who}: return {pending.amount} piece{'s' * (pending.amount != 1)}{behalf} to the "
+            f"{pending.stash.title()} stash, {source}."
+        )
     if pending is not None and kind == "strumpet":
         who = waiting["deciders"][0]
         behalf = "" if who == waiting["for"] else f" for the {waiting['for']}'s Strumpet"
-        words = ["seize 1 from the " + pending.stash.title() + " stash" if o.get("choice") == "seize"
-                 else f"steal 1 from {o['victim']}" for o in waiting["options"]]
+        words = [
+            "seize 1 from the " + pending.stash.title() + " stash"
+            if o.get("choice") == "seize"
+            else f"steal 1 from {o['victim']}"
+            for o in waiting["options"]
+        ]
         return f"{who}{behalf}: {' or '.join(words)}."
     if pending is not None and kind == "pick":
-        return (f"{waiting['deciders'][0]}: pick {pending.amount} piece{'s' * (pending.amount != 1)} from the "
-                f"{pending.stash.title()} stash for the Interloper.")
+        return (
+            f"{waiting['deciders'][0]}: pick {pending.amount} piece{'s' * (pending.amount != 1)} from the "
+            f"{pending.stash.title()} stash for the Interloper."
+        )
     if state.weighoff is not None:
         return state.weighoff.instruction()
     return ""
@@ -224,12 +245,12 @@ def _record(state: SeizeState, r: Any) -> dict[str, Any]:
     return {
         "round": r.round,
         "captain": state.players[r.captain],
-        "squabble": dict(zip(state.players, r.squabble)),
-        "seize": dict(zip(state.seats, r.seize)),
+        "squabble": dict(zip(state.players, r.squabble, strict=False)),
+        "seize": dict(zip(state.seats, r.seize, strict=False)),
         "divvy": {"red": r.red, "black": r.black},
         "order": [state.seats[s] for s in r.order],
-        "gained": dict(zip(state.seats, r.gained)),
+        "gained": dict(zip(state.seats, r.gained, strict=False)),
     }
 
 
-__all__ = ["summary", "next_reshuffle", "contestants"]
+__all__ = ["contestants", "next_reshuffle", "summary"]

@@ -21,14 +21,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 
 FACES = (1, 2, 3, 4, 5, 6)
 RAISE_RULES = ("any_face", "no_lower_face")
 ONES_BIDS = ("lowest_face", "never", "aces")
 
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-          "eleven", "twelve")
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 
 
 @dataclass(frozen=True)
@@ -100,9 +99,7 @@ def refusal(previous: Bid | None, quantity: int, face: int, total: int, rules: B
 
 def legal_bids(previous: Bid | None, total: int, rules: BidRules) -> list[tuple[int, int]]:
     """Every ``(quantity, face)`` that may be bid now, face by face, fewest dice first."""
-    return [
-        (q, f) for f in FACES for q in range(1, total + 1) if refusal(previous, q, f, total, rules) is None
-    ]
+    return [(q, f) for f in FACES for q in range(1, total + 1) if refusal(previous, q, f, total, rules) is None]
 
 
 def matching(dice: Iterable[int], face: int, wild_ones: bool) -> int:
@@ -143,13 +140,13 @@ class Reveal:
             raise IllegalAction(f"die {index} is not waiting to be confirmed (waiting: {waiting})")
         if value not in FACES:
             raise IllegalAction(f"a die shows 1 to 6, not {value}")
-        dice = self.dice[:index] + (value,) + self.dice[index + 1 :]
+        dice = (*self.dice[:index], value, *self.dice[index + 1 :])
         return Reveal(dice=dice, unsure=tuple(i for i in self.unsure if i != index), count=None, source=self.source)
 
 
 def _int(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction(f"{what} must be a whole number, not {value!r}")
+        raise IllegalAction(f"{what} must be a whole number, not {shown(value)}")
     return value
 
 
@@ -198,7 +195,9 @@ def reveal_from_action(action: Mapping[str, Any], total: int, bid_face: int) -> 
 
 def _read_detections(data: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Faces and unsure indices from ``DiceDetections.to_json()`` data."""
-    bad = IllegalAction('"detections" must be the dice reader\'s result: {"dice": [{"value": 4, "unsure": false}, ...]}')
+    bad = IllegalAction(
+        '"detections" must be the dice reader\'s result: {"dice": [{"value": 4, "unsure": false}, ...]}'
+    )
     if not isinstance(data, Mapping) or not isinstance(data.get("dice"), Sequence) or isinstance(data.get("dice"), str):
         raise bad
     values: list[int] = []

@@ -1,48 +1,4 @@
-"""Scallywagger: hidden-dice bidding (the Liar's dice family) with Treasure and Adventure cards.
-
-Each Captain hides their dice (Crewmates) behind a screen. Purser keeps the bidding
-honest, counts the revealed dice at a challenge (from the dice camera, or typed in),
-settles it, tracks crewmates, the Treasure Token and every card, and names the winner.
-
-How Purser reads the rulebook (players are listed in seating order, clockwise; the
-player "to the left" is the next one listed):
-
-- Set-up: every Captain starts with ``crewmates`` dice. The Treasure Token goes to the
-  winner of the table's roll-off (``first_captain``: the table names them, or Purser
-  picks at random, or the first player listed takes it).
-- A turn: the token holder has priority to use a Treasure card, then priority passes
-  clockwise; a use starts the round of priority again; bidding begins once every Captain
-  who could use a card has declined in a row (Captains with nothing usable are skipped).
-  The token holder opens the bidding; each Captain in turn raises, calls out the
-  Scallywagger (``call``) or calls a Parlay (``parlay``). Only the Captain whose turn it
-  is may call; nobody may call before the first bid.
-- Raises follow ``raise_rule`` and ``ones_bids`` (the rulebook's sentence about bids on
-  "1" read as a setting; see :mod:`companion.games.scallywagger_bids`); ``wild_ones`` is a
-  house rule, off by default. No bid may exceed the dice on the table.
-- Scallywagger: the dice are revealed and counted. A confirmed bid (at least that many)
-  costs the caller one crewmate and the bidder draws; a false bid costs the bidder one
-  and the caller draws.
-- Parlay (``parlay``: ``last_bid`` says the standing bid is exactly right; ``any_bid``
-  lets the caller name any quantity and face as exact): right, every other Captain
-  still in loses one crewmate and the caller *may* draw; wrong, the caller loses two and
-  the Captain who placed the standing bid draws.
-- A reveal is the dice reader's ``detections`` (every die on the table), the ``dice``
-  typed in, or the ``count`` typed in. The number of dice must match the crewmates in
-  play. Dice the camera is unsure of wait for a player to ``confirm`` them before the
-  challenge is settled.
-- The draw: one card from the Treasure or the Adventure deck, the drawer's choice. Then
-  the turn ends: Adventure cards held through it are discarded, and the token passes
-  clockwise to the next Captain still in.
-- Treasure cards lie face up; ``once`` cards are used before bidding then discarded,
-  ``lasting`` cards stay (an effect may be used once each turn before bidding),
-  ``anytime`` cards are one-time and may also be used during bidding. An Adventure card
-  is drawn concealed and may be revealed (``adventure``) by its holder at any moment of
-  the next bidding round. Card effects on crewmates are the table's own definitions
-  (:mod:`companion.games.scallywagger_cards`); gains are capped by ``max_crewmates``.
-- An empty deck is refilled by shuffling its discard pile at the next draw. A Captain
-  with no crewmates is out and their cards go to the discard piles; the last Captain
-  with crewmates wins.
-"""
+"""The engine protocol for Scallywagger: initial_state, apply, legal_actions, summary."""
 
 from __future__ import annotations
 
@@ -55,6 +11,7 @@ from companion.games.base import (
     ConfigError,
     Event,
     IllegalAction,
+    PrivateView,
     Rule,
     Summary,
     action_type,
@@ -62,8 +19,9 @@ from companion.games.base import (
     event,
     get_field,
     get_player,
+    shown,
 )
-from companion.games.scallywagger_bids import (
+from companion.games.scallywagger.bids import (
     ONES_BIDS,
     RAISE_RULES,
     Bid,
@@ -73,8 +31,8 @@ from companion.games.scallywagger_bids import (
     refusal,
     reveal_from_action,
 )
-from companion.games.scallywagger_cards import DECKS, CardDef, build_catalogue, discard, draw, find_card, new_pile
-from companion.games.scallywagger_state import (
+from companion.games.scallywagger.cards import DECKS, CardDef, build_catalogue, discard, draw, find_card, new_pile
+from companion.games.scallywagger.state import (
     Challenge,
     Held,
     ScallywaggerState,
@@ -144,12 +102,13 @@ Scallywagger actions (players listed clockwise; the token holder opens the biddi
   {"type": "pass", "player": "Ana"}                          decline to use a card (or to take an optional draw)
   {"type": "bid", "player": "Ana", "quantity": 3, "face": 2} at least three 2s on the table
   {"type": "call", "player": "Ben"}                          call out the Scallywagger: the bid is false
-  {"type": "parlay", "player": "Ben"}                        the bid is exact (with parlay=any_bid add "quantity" and "face")
-  {"type": "adventure", "player": "Cy", "card": "Kraken"}    reveal a concealed Adventure card during bidding
+  {"type": "parlay", "player": "Ben"}                        the bid is exact (parlay=any_bid: add "quantity", "face")
+  {"type": "adventure", "player": "Cy"}                      reveal a concealed Adventure card during bidding
+  {"type": "adventure", "player": "Cy", "target": "Ana"}     ... and name the Captain it aims at, if it names one
   {"type": "reveal", "from": "camera"}                       count every die on the table with the camera
   {"type": "reveal", "dice": [4, 4, 2, 6, 1, 3]}             ... or type the faces, or {"type": "reveal", "count": 5}
   {"type": "confirm", "die": 3, "value": 4}                  a player confirms a die the camera was unsure of
-  {"type": "draw", "player": "Ana", "deck": "treasure"}      draw (add "card": "Rum Barrel" to name a real card drawn)"""
+  {"type": "draw", "player": "Ana", "deck": "treasure"}      draw (add "card": "Map" to name a real card drawn)"""
 
 # -- set-up -------------------------------------------------------------------------------
 
@@ -231,9 +190,14 @@ def _begin_bidding(state: ScallywaggerState, events: list[Event]) -> tuple[Scall
     state = replace(state, phase="bidding", actor=state.token, declined=(), bids=())
     opener = state.players[state.token]
     events.append(
-        event("bidding", f"Turn {state.turn}: everyone rolls behind their screen; {opener} opens the bidding "
-              f"({state.dice_on_table} dice on the table).", turn=state.turn, opener=opener,
-              dice=state.dice_on_table)
+        event(
+            "bidding",
+            f"Turn {state.turn}: everyone rolls behind their screen; {opener} opens the bidding "
+            f"({state.dice_on_table} dice on the table).",
+            turn=state.turn,
+            opener=opener,
+            dice=state.dice_on_table,
+        )
     )
     return state, events
 
@@ -253,8 +217,14 @@ def _end_turn(state: ScallywaggerState, events: list[Event]) -> tuple[Scallywagg
     state = replace(state, hands=tuple(hands))
     if spent:
         state = replace(state, adventure=discard(state.adventure, spent))
-        events.append(event("adventure_discard", f"{len(spent)} Adventure card{'s' * (len(spent) != 1)} "
-                            f"from this turn go{'es' * (len(spent) == 1)} to the discard pile.", cards=len(spent)))
+        events.append(
+            event(
+                "adventure_discard",
+                f"{len(spent)} Adventure card{'s' * (len(spent) != 1)} "
+                f"from this turn go{'es' * (len(spent) == 1)} to the discard pile.",
+                cards=len(spent),
+            )
+        )
     token = next_alive(state, state.token)
     events.append(event("token", f"The Treasure Token passes to {state.players[token]}.", player=state.players[token]))
     state = replace(state, token=token, turn=state.turn + 1)
@@ -265,6 +235,38 @@ def _end_turn(state: ScallywaggerState, events: list[Event]) -> tuple[Scallywagg
 
 
 def _card_actions(state: ScallywaggerState, seat: int, kind: str) -> list[dict[str, Any]]:
+    """Card actions open to ``seat``, as the whole table may see them.
+
+    Treasure cards lie face up, so their uses name the card. A concealed Adventure card
+    is never named: its holder may reveal "an Adventure card" (with a target for each
+    other Captain still in, if any Adventure card in this game names one), and says
+    which card it is by showing it. :func:`private_view` lists the named forms.
+    """
+    if kind == "adventure":
+        return _public_adventure_actions(state, seat)
+    return _named_card_actions(state, seat, kind)
+
+
+def _public_adventure_actions(state: ScallywaggerState, seat: int) -> list[dict[str, Any]]:
+    """ "Reveal an Adventure card", without naming it; a card that names a Captain then asks
+    its holder for one (:func:`_aim`)."""
+    if not usable(state, seat, "adventure"):
+        return []
+    return [{"type": "adventure", "player": state.players[seat]}]
+
+
+def _aim_actions(state: ScallywaggerState) -> list[dict[str, Any]]:
+    assert state.revealing is not None
+    seat, _ = state.revealing
+    player = state.players[seat]
+    return [
+        {"type": "adventure", "player": player, "target": state.players[other]}
+        for other in state.alive
+        if other != seat
+    ]
+
+
+def _named_card_actions(state: ScallywaggerState, seat: int, kind: str) -> list[dict[str, Any]]:
     player = state.players[seat]
     actions: list[dict[str, Any]] = []
     for name in card_names(state, seat, usable(state, seat, kind)):
@@ -288,9 +290,11 @@ def legal_actions(state: ScallywaggerState) -> list[dict[str, Any]]:
         return []
     if phase == "setup":
         return [{"type": "first_captain", "player": p} for p in state.players]
+    if state.revealing is not None:
+        return _aim_actions(state)
     actor = state.players[state.actor]
     if phase == "treasure":
-        return _card_actions(state, state.actor, "use") + [{"type": "pass", "player": actor}]
+        return [*_card_actions(state, state.actor, "use"), {"type": "pass", "player": actor}]
     if phase == "bidding":
         actions = [
             {"type": "bid", "player": actor, "quantity": q, "face": f}
@@ -303,7 +307,8 @@ def legal_actions(state: ScallywaggerState) -> list[dict[str, Any]]:
             else:
                 actions.extend(
                     {"type": "parlay", "player": actor, "quantity": q, "face": f}
-                    for f in range(1, 7) for q in range(1, state.dice_on_table + 1)
+                    for f in range(1, 7)
+                    for q in range(1, state.dice_on_table + 1)
                     if _parlay_refusal(state, q, f) is None
                 )
         for seat in state.alive:
@@ -318,9 +323,7 @@ def legal_actions(state: ScallywaggerState) -> list[dict[str, Any]]:
         assert state.reveal is not None
         return [{"type": "confirm", "die": i, "value": v} for i in state.reveal.unsure for v in range(1, 7)]
     # draw
-    actions = [
-        {"type": "draw", "player": actor, "deck": deck} for deck in DECKS if not state.pile(deck).empty
-    ]
+    actions = [{"type": "draw", "player": actor, "deck": deck} for deck in DECKS if not state.pile(deck).empty]
     if state.draw_optional:
         actions.append({"type": "pass", "player": actor})
     return actions
@@ -349,11 +352,15 @@ def apply(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     if state.phase == "over":
         raise IllegalAction("the game is over")
     if "from" in action:
-        raise IllegalAction(f'take the measurement first: this action asks for the {action["from"]!r}')
+        raise IllegalAction(f"take the measurement first: this action asks for the {shown(action['from'])}")
     handler = _HANDLERS.get(kind)
     if handler is None:
         names = ", ".join(sorted(_HANDLERS))
-        raise IllegalAction(f"{TITLE} has no {kind!r} action (it has {names})")
+        raise IllegalAction(f"{TITLE} has no {shown(kind)} action (it has {names})")
+    if state.revealing is not None and kind != "adventure":
+        holder, pos = state.revealing
+        name = state.catalogue[state.hands[holder][pos].card].name
+        raise IllegalAction(f"first, {state.players[holder]} names the Captain {name} aims at")
     return handler(state, action)
 
 
@@ -398,8 +405,26 @@ def _pass(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
             raise IllegalAction(f"{player} must draw a card from the Treasure or the Adventure deck")
         return _end_turn(state, [event("no_draw", f"{player} chooses not to draw.", player=player)])
     events = [event("pass", f"{player} declines to use a Treasure card.", player=player)]
-    state = replace(state, declined=state.declined + (seat,))
+    state = replace(state, declined=(*state.declined, seat))
     return _offer_priority(state, (seat + 1) % len(state.players), events)
+
+
+def _only_adventure_card(state: ScallywaggerState, seat: int) -> int:
+    """The hand position of the one Adventure card ``seat`` may reveal now (no card named).
+
+    Raises:
+        IllegalAction: none to reveal, or different ones (the action must name the card shown).
+    """
+    positions = usable(state, seat, "adventure")
+    player = state.players[seat]
+    if not positions:
+        raise IllegalAction(
+            f"{player} has no concealed Adventure card to reveal now "
+            "(one is revealed in the bidding round after it was drawn)"
+        )
+    if len(card_names(state, seat, positions)) > 1:
+        raise IllegalAction(f'{player} holds {len(positions)} concealed Adventure cards: add the "card" that is shown')
+    return positions[0]
 
 
 def _held_card(state: ScallywaggerState, seat: int, action: Mapping[str, Any], kind: str) -> int:
@@ -409,7 +434,7 @@ def _held_card(state: ScallywaggerState, seat: int, action: Mapping[str, Any], k
     player = state.players[seat]
     words = "an Adventure card" if kind == "adventure" else "a Treasure card"
     if index is None:
-        raise IllegalAction(f"there is no card called {name!r} in this game")
+        raise IllegalAction(f"there is no card called {shown(name)} in this game")
     for pos in usable(state, seat, kind):
         if state.hands[seat][pos].card == index:
             return pos
@@ -429,11 +454,13 @@ def _held_card(state: ScallywaggerState, seat: int, action: Mapping[str, Any], k
         else:
             when = "before bidding"
         raise IllegalAction(f"{player} cannot use {card.name} now ({card.name} is used {when})")
-    raise IllegalAction(f"{player} does not hold {words} called {name!r}")
+    raise IllegalAction(f"{player} does not hold {words} called {shown(name)}")
 
 
 def _target(state: ScallywaggerState, seat: int, card: CardDef, action: Mapping[str, Any]) -> int | None:
     if not card.needs_target:
+        if action.get("target") is not None:
+            raise IllegalAction(f"{card.name} does not name a Captain: leave out the target")
         return None
     target = get_player(action, state.players, "target")
     t = state.players.index(target)
@@ -444,8 +471,9 @@ def _target(state: ScallywaggerState, seat: int, card: CardDef, action: Mapping[
     return t
 
 
-def _apply_effect(state: ScallywaggerState, seat: int, card: CardDef, target: int | None,
-                  events: list[Event]) -> ScallywaggerState:
+def _apply_effect(
+    state: ScallywaggerState, seat: int, card: CardDef, target: int | None, events: list[Event]
+) -> ScallywaggerState:
     if card.who == "self":
         seats = [seat]
     elif card.who == "target":
@@ -471,8 +499,15 @@ def _use(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywag
     target = _target(state, seat, card, action)
     player = state.players[seat]
     on = f" on {state.players[target]}" if target is not None else ""
-    events = [event("use", f"{player} uses {card.name}{on}: {card.effect_words()}.", player=player, card=card.name,
-                    target=state.players[target] if target is not None else None)]
+    events = [
+        event(
+            "use",
+            f"{player} uses {card.name}{on}: {card.effect_words()}.",
+            player=player,
+            card=card.name,
+            target=state.players[target] if target is not None else None,
+        )
+    ]
     hand = list(state.hands[seat])
     if card.kind == "lasting":
         hand[pos] = replace(held, used=state.turn)
@@ -492,19 +527,71 @@ def _use(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywag
 def _adventure(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
     _need_phase(state, "bidding")
     seat = state.players.index(get_player(action, state.players))
-    pos = _held_card(state, seat, action, "adventure")
+    if state.revealing is not None:
+        return _aim(state, seat, action)
+    if action.get("card") is None:
+        pos = _only_adventure_card(state, seat)
+    else:
+        pos = _held_card(state, seat, action, "adventure")
     held = state.hands[seat][pos]
     card = state.catalogue[held.card]
-    target = _target(state, seat, card, action)
     player = state.players[seat]
+    if card.needs_target and action.get("target") is None:
+        # shown before its target is named: the holder names one next
+        hand = list(state.hands[seat])
+        hand[pos] = replace(held, used=state.turn)
+        hands = list(state.hands)
+        hands[seat] = tuple(hand)
+        events = [
+            event(
+                "adventure_shown",
+                f"{player} reveals the Adventure card {card.name} ({card.effect_words()}): "
+                f"{player} names the Captain it aims at.",
+                player=player,
+                card=card.name,
+            )
+        ]
+        return replace(state, hands=tuple(hands), revealing=(seat, pos)), events
+    target = _target(state, seat, card, action)
     on = f" on {state.players[target]}" if target is not None else ""
-    events = [event("adventure", f"{player} reveals the Adventure card {card.name}{on}: {card.effect_words()}.",
-                    player=player, card=card.name, target=state.players[target] if target is not None else None)]
+    events = [
+        event(
+            "adventure",
+            f"{player} reveals the Adventure card {card.name}{on}: {card.effect_words()}.",
+            player=player,
+            card=card.name,
+            target=state.players[target] if target is not None else None,
+        )
+    ]
     hand = list(state.hands[seat])
     hand[pos] = replace(held, used=state.turn)
     hands = list(state.hands)
     hands[seat] = tuple(hand)
     return _apply_effect(replace(state, hands=tuple(hands)), seat, card, target, events), events
+
+
+def _aim(state: ScallywaggerState, seat: int, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
+    """The holder of an Adventure card just shown names the Captain it aims at."""
+    assert state.revealing is not None
+    holder, pos = state.revealing
+    card = state.catalogue[state.hands[holder][pos].card]
+    if seat != holder:
+        raise IllegalAction(f"first, {state.players[holder]} names the Captain {card.name} aims at")
+    if action.get("target") is None:
+        raise IllegalAction(f'{card.name} names a Captain: add the "target"')
+    target = _target(state, seat, card, action)
+    assert target is not None
+    player, aimed = state.players[seat], state.players[target]
+    events = [
+        event(
+            "adventure",
+            f"{player}'s {card.name} aims at {aimed}: {card.effect_words()}.",
+            player=player,
+            card=card.name,
+            target=aimed,
+        )
+    ]
+    return _apply_effect(replace(state, revealing=None), seat, card, target, events), events
 
 
 def _quantity_face(action: Mapping[str, Any]) -> tuple[int, int]:
@@ -521,7 +608,7 @@ def _bid(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywag
     bid = Bid(seat, quantity, face)
     player = state.players[seat]
     events = [event("bid", f"{player} bids {bid.words()}.", player=player, quantity=quantity, face=face)]
-    return replace(state, bids=state.bids + (bid,), actor=next_alive(state, seat)), events
+    return replace(state, bids=(*state.bids, bid), actor=next_alive(state, seat)), events
 
 
 def _call(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
@@ -531,8 +618,16 @@ def _call(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     if bid is None:
         raise IllegalAction(f"there is no bid to call yet: {state.players[seat]} opens the bidding")
     player, bidder = state.players[seat], state.players[bid.seat]
-    events = [event("call", f"{player} calls {bidder} a Scallywagger: {bid.words()} is a lie! Reveal the dice.",
-                    player=player, bidder=bidder, quantity=bid.quantity, face=bid.face)]
+    events = [
+        event(
+            "call",
+            f"{player} calls {bidder} a Scallywagger: {bid.words()} is a lie! Reveal the dice.",
+            player=player,
+            bidder=bidder,
+            quantity=bid.quantity,
+            face=bid.face,
+        )
+    ]
     challenge = Challenge("call", seat, bid.seat, bid.quantity, bid.face)
     return replace(state, phase="reveal", challenge=challenge), events
 
@@ -558,8 +653,15 @@ def _parlay(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scally
         if why is not None:
             raise IllegalAction(why)
     player = state.players[seat]
-    events = [event("parlay", f"{player} calls a Parlay: exactly {bid_words(quantity, face)}! Reveal the dice.",
-                    player=player, quantity=quantity, face=face)]
+    events = [
+        event(
+            "parlay",
+            f"{player} calls a Parlay: exactly {bid_words(quantity, face)}! Reveal the dice.",
+            player=player,
+            quantity=quantity,
+            face=face,
+        )
+    ]
     challenge = Challenge("parlay", seat, bid.seat, quantity, face)
     return replace(state, phase="reveal", challenge=challenge), events
 
@@ -574,9 +676,13 @@ def _reveal(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scally
         n = len(reveal.unsure)
         dice, each = ("die", "it") if n == 1 else ("dice", "each")
         events.append(
-            event("unsure", f"The camera is unsure of {n} {dice}: a player must confirm {each} "
-                  "before the challenge is settled.",
-                  dice=list(reveal.dice or ()), unsure=list(reveal.unsure), by=who)
+            event(
+                "unsure",
+                f"The camera is unsure of {n} {dice}: a player must confirm {each} before the challenge is settled.",
+                dice=list(reveal.dice or ()),
+                unsure=list(reveal.unsure),
+                by=who,
+            )
         )
         return replace(state, phase="confirm", reveal=reveal), events
     return _settle(replace(state, reveal=reveal), events)
@@ -611,34 +717,61 @@ def _settle(state: ScallywaggerState, events: list[Event]) -> tuple[Scallywagger
     count = reveal.counted(challenge.face, wild)
     wild_words = " (1s wild)" if wild and challenge.face != 1 else ""
     events.append(
-        event("revealed", f"The dice show {bid_words(count, challenge.face)}{wild_words}.",
-              count=count, face=challenge.face, dice=list(reveal.dice) if reveal.dice is not None else None,
-              source=reveal.source)
+        event(
+            "revealed",
+            f"The dice show {bid_words(count, challenge.face)}{wild_words}.",
+            count=count,
+            face=challenge.face,
+            dice=list(reveal.dice) if reveal.dice is not None else None,
+            source=reveal.source,
+        )
     )
     caller, bidder = challenge.caller, challenge.bidder
     names = state.players
     optional = False
     if challenge.kind == "call":
         if count >= challenge.quantity:
-            events.append(event("bid_confirmed", f"The bid stands: {names[bidder]} told the truth.",
-                                winner=names[bidder], loser=names[caller]))
+            events.append(
+                event(
+                    "bid_confirmed",
+                    f"The bid stands: {names[bidder]} told the truth.",
+                    winner=names[bidder],
+                    loser=names[caller],
+                )
+            )
             state = change_crew(state, caller, -1, events)
             drawer = bidder
         else:
-            events.append(event("bid_false", f"The bid is false: {names[bidder]} is a Scallywagger!",
-                                winner=names[caller], loser=names[bidder]))
+            events.append(
+                event(
+                    "bid_false",
+                    f"The bid is false: {names[bidder]} is a Scallywagger!",
+                    winner=names[caller],
+                    loser=names[bidder],
+                )
+            )
             state = change_crew(state, bidder, -1, events)
             drawer = caller
     elif count == challenge.quantity:
-        events.append(event("parlay_right", f"The Parlay is right: exactly {bid_words(count, challenge.face)}!",
-                            winner=names[caller]))
+        events.append(
+            event(
+                "parlay_right",
+                f"The Parlay is right: exactly {bid_words(count, challenge.face)}!",
+                winner=names[caller],
+            )
+        )
         for seat in state.alive:
             if seat != caller:
                 state = change_crew(state, seat, -1, events)
         drawer, optional = caller, True
     else:
-        events.append(event("parlay_wrong", f"The Parlay is wrong: not exactly {bid_words(challenge.quantity, challenge.face)}.",
-                            loser=names[caller]))
+        events.append(
+            event(
+                "parlay_wrong",
+                f"The Parlay is wrong: not exactly {bid_words(challenge.quantity, challenge.face)}.",
+                loser=names[caller],
+            )
+        )
         state = change_crew(state, caller, -2, events)
         drawer = bidder
     state = after_losses(replace(state, phase="draw"), events)
@@ -649,8 +782,14 @@ def _settle(state: ScallywaggerState, events: list[Event]) -> tuple[Scallywagger
         events.append(event("no_draw", f"{names[drawer]} {reason}: no card is drawn.", player=names[drawer]))
         return _end_turn(state, events)
     may = "may draw" if optional else "draws"
-    events.append(event("to_draw", f"{names[drawer]} {may} a card from the Treasure or the Adventure deck.",
-                        player=names[drawer], optional=optional))
+    events.append(
+        event(
+            "to_draw",
+            f"{names[drawer]} {may} a card from the Treasure or the Adventure deck.",
+            player=names[drawer],
+            optional=optional,
+        )
+    )
     return replace(state, actor=drawer, draw_optional=optional), events
 
 
@@ -659,7 +798,7 @@ def _draw(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     seat = _need_actor(state, action)
     deck = get_field(action, "deck", str).strip().lower()
     if deck not in DECKS:
-        raise IllegalAction(f'"deck" must be "treasure" or "adventure", not {action["deck"]!r}')
+        raise IllegalAction(f'"deck" must be "treasure" or "adventure", not {shown(action["deck"])}')
     pile = state.pile(deck)
     if pile.empty:
         raise IllegalAction(f"the {deck.title()} deck and its discard pile are empty; draw from the other deck")
@@ -668,19 +807,26 @@ def _draw(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     if name is not None:
         wanted = find_card(state.catalogue, name)
         if wanted is None or state.catalogue[wanted].deck != deck:
-            raise IllegalAction(f"there is no {deck.title()} card called {name!r} in this game")
+            raise IllegalAction(f"there is no {deck.title()} card called {shown(name)} in this game")
     player = state.players[seat]
     events: list[Event] = []
     if not pile.deck:
-        events.append(event("reshuffle", f"The {deck.title()} deck is empty: shuffle its {len(pile.discard)} "
-                            "discarded cards into a new deck.", deck=deck, cards=len(pile.discard)))
+        events.append(
+            event(
+                "reshuffle",
+                f"The {deck.title()} deck is empty: shuffle its {len(pile.discard)} discarded cards into a new deck.",
+                deck=deck,
+                cards=len(pile.discard),
+            )
+        )
     pile, card_index, _ = draw(pile, deck, state.seed, wanted, state.catalogue)
     card = state.catalogue[card_index]
     if deck == "treasure":
         text = f"{player} draws the Treasure card {card.name} and lays it face up."
     else:
         text = f"{player} draws an Adventure card and keeps it concealed."
-    events.append(event("draw", text, player=player, deck=deck, card=card.name))
+    public = {"card": card.name} if deck == "treasure" else {}
+    events.append(event("draw", text, player=player, deck=deck, **public))
     hands = list(state.hands)
     hands[seat] = hands[seat] + (Held(card=card_index, drawn=state.turn),)
     state = set_pile(replace(state, hands=tuple(hands)), deck, pile)
@@ -720,7 +866,7 @@ def _hand_detail(state: ScallywaggerState) -> dict[str, Any]:
 def summary(state: ScallywaggerState) -> Summary:
     """Crewmates per Captain, who must act, the standing bid, cards and decks."""
     names = state.players
-    scores = {p: float(c) for p, c in zip(names, state.crew)}
+    scores = {p: float(c) for p, c in zip(names, state.crew, strict=False)}
     bid = state.bid
     challenge = state.challenge
     detail: dict[str, Any] = {
@@ -728,20 +874,38 @@ def summary(state: ScallywaggerState) -> Summary:
         "turn": state.turn,
         "token": names[state.token] if state.phase != "setup" else None,
         "dice_on_table": state.dice_on_table,
-        "out": [p for p, c in zip(names, state.crew) if c == 0],
+        "out": [p for p, c in zip(names, state.crew, strict=False) if c == 0],
         "bid": {"player": names[bid.seat], "quantity": bid.quantity, "face": bid.face} if bid else None,
         "bids": [{"player": names[b.seat], "quantity": b.quantity, "face": b.face} for b in state.bids],
-        "challenge": None if challenge is None else {
-            "kind": challenge.kind, "caller": names[challenge.caller], "bidder": names[challenge.bidder],
-            "quantity": challenge.quantity, "face": challenge.face,
+        "challenge": None
+        if challenge is None
+        else {
+            "kind": challenge.kind,
+            "caller": names[challenge.caller],
+            "bidder": names[challenge.bidder],
+            "quantity": challenge.quantity,
+            "face": challenge.face,
         },
-        "reveal": None if state.reveal is None else {
+        "reveal": None
+        if state.reveal is None
+        else {
             "dice": list(state.reveal.dice) if state.reveal.dice is not None else None,
-            "unsure": list(state.reveal.unsure), "count": state.reveal.count, "source": state.reveal.source,
+            "unsure": list(state.reveal.unsure),
+            "count": state.reveal.count,
+            "source": state.reveal.source,
+        },
+        "revealing": None
+        if state.revealing is None
+        else {
+            "player": names[state.revealing[0]],
+            "card": state.catalogue[state.hands[state.revealing[0]][state.revealing[1]].card].name,
         },
         "decks": {
-            deck: {"deck": len(state.pile(deck).deck), "discard": len(state.pile(deck).discard),
-                   "shuffles": state.pile(deck).shuffles}
+            deck: {
+                "deck": len(state.pile(deck).deck),
+                "discard": len(state.pile(deck).discard),
+                "shuffles": state.pile(deck).shuffles,
+            }
             for deck in DECKS
         },
         **_hand_detail(state),
@@ -753,30 +917,78 @@ def summary(state: ScallywaggerState) -> Summary:
     actor = names[state.actor]
     alive = tuple(names[s] for s in state.alive)
     if state.phase == "setup":
-        return Summary(scores, names, "Roll off for the Treasure Token (a die, rock/paper/scissors, rapiers), "
-                       "then name the winner.", False, (), detail)
+        return Summary(
+            scores,
+            names,
+            "Roll off for the Treasure Token (a die, rock/paper/scissors, rapiers), then name the winner.",
+            False,
+            (),
+            detail,
+        )
     if state.phase == "treasure":
         return Summary(scores, (actor,), f"{actor} has priority: use a Treasure card or pass.", False, (), detail)
+    if state.revealing is not None:
+        holder, pos = state.revealing
+        name = state.catalogue[state.hands[holder][pos].card].name
+        return Summary(
+            scores, (names[holder],), f"{names[holder]}: name the Captain your {name} aims at.", False, (), detail
+        )
     if state.phase == "bidding":
         if bid is None:
             prompt = f"{actor} opens the bidding ({state.dice_on_table} dice on the table)."
         else:
-            prompt = (f"{actor}: raise {names[bid.seat]}'s {bid.words()}, call out the Scallywagger, "
-                      "or call a Parlay.")
-        holders = [names[s] for s in state.alive if s != state.actor
-                   and (usable(state, s, "adventure") or usable(state, s, "use"))]
+            prompt = f"{actor}: raise {names[bid.seat]}'s {bid.words()}, call out the Scallywagger, or call a Parlay."
+        holders = [
+            names[s]
+            for s in state.alive
+            if s != state.actor and (usable(state, s, "adventure") or usable(state, s, "use"))
+        ]
         if holders:
             prompt += f" ({', '.join(holders)} may reveal a card at any moment.)"
         return Summary(scores, (actor,), prompt, False, (), detail)
     if state.phase == "reveal":
         assert challenge is not None
-        return Summary(scores, alive, f"Everyone reveals their dice: count the {challenge.face}s "
-                       "(read them with the camera, or type the dice or the count).", False, (), detail)
+        return Summary(
+            scores,
+            alive,
+            f"Everyone reveals their dice: count the {challenge.face}s "
+            "(read them with the camera, or type the dice or the count).",
+            False,
+            (),
+            detail,
+        )
     if state.phase == "confirm":
         assert state.reveal is not None and state.reveal.dice is not None
         waiting = ", ".join(f"die {i} (read as {state.reveal.dice[i]})" for i in state.reveal.unsure)
-        return Summary(scores, alive, f"The camera is unsure of {waiting}: a player confirms what each shows.",
-                       False, (), detail)
+        return Summary(
+            scores, alive, f"The camera is unsure of {waiting}: a player confirms what each shows.", False, (), detail
+        )
     may = "may draw" if state.draw_optional else "draws"
-    return Summary(scores, (actor,), f"{actor} {may} a card from the Treasure or the Adventure deck.",
-                   False, (), detail)
+    return Summary(
+        scores, (actor,), f"{actor} {may} a card from the Treasure or the Adventure deck.", False, (), detail
+    )
+
+
+# -- hidden information ----------------------------------------------------------------------------------
+
+
+def private_view(state: ScallywaggerState, player: str) -> PrivateView:
+    """What only ``player`` may see: their concealed Adventure cards, and the reveal
+    actions that name them (the public :func:`legal_actions` list them unnamed)."""
+    seat = state.players.index(player)
+    concealed = tuple(
+        state.catalogue[h.card].name
+        for h in state.hands[seat]
+        if state.catalogue[h.card].deck == "adventure" and not h.used
+    )
+    named = state.phase == "bidding" and state.revealing is None
+    actions = tuple(_named_card_actions(state, seat, "adventure")) if named else ()
+    return PrivateView(player, concealed, actions, {"adventure_concealed": list(concealed)})
+
+
+def public_action(action: Mapping[str, Any]) -> dict[str, Any]:
+    """``action`` as the table may see it in the history: an Adventure draw without the card's name."""
+    public = dict(action)
+    if public.get("type") == "draw" and str(public.get("deck", "")).strip().lower() == "adventure":
+        public.pop("card", None)
+    return public

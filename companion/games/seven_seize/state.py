@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games.base import Rule
-from companion.games.seize_cards import Deck
-from companion.games.weighoff import WeighOff
+from companion.games.seven_seize.cards import Deck
+from companion.games.seven_seize.weighoff import WeighOff
 
 ROUNDS = 7
 PIECES_PER_ROUND = 7
@@ -58,8 +58,11 @@ RULES: tuple[Rule, ...] = (
         "or any player holding booty",
         choices=("same_colour", "any_player"),
     ),
-    Rule("interloper_weighs", True, "2 players: the Interloper's collection takes part in the weigh-off "
-         "(if it wins, both players lose)"),
+    Rule(
+        "interloper_weighs",
+        True,
+        "2 players: the Interloper's collection takes part in the weigh-off (if it wins, both players lose)",
+    ),
     Rule(
         "balance",
         "one_pan",
@@ -74,20 +77,60 @@ RULES: tuple[Rule, ...] = (
         "dominoes counted by pips (the rulebook's no-scale option)",
         choices=("weights", "dominoes"),
     ),
-    Rule("tie_confidence", 0.95, "confidence level for calling a weigh-off contest a clear win; "
-         "closer than that is a tie (remove one piece each and re-weigh)", minimum=0.5, maximum=0.9999),
-    Rule("typed_resolution_g", 1.0, "the display step of the scale whose grams are typed in; such a "
-         "reading may be off by one step either way (standard uncertainty step/√3)",
-         minimum=0.001, maximum=100.0),
+    Rule(
+        "tie_confidence",
+        0.95,
+        "confidence level for calling a weigh-off contest a clear win; "
+        "closer than that is a tie (remove one piece each and re-weigh)",
+        minimum=0.5,
+        maximum=0.9999,
+    ),
+    Rule(
+        "typed_resolution_g",
+        1.0,
+        "the display step of the scale whose grams are typed in; such a "
+        "reading may be off by one step either way (standard uncertainty step/√3)",
+        minimum=0.001,
+        maximum=100.0,
+    ),
     Rule(
         "tie_pieces",
         "return",
-        "pieces removed to break a weigh-off tie go back after that contest, or stay out for "
-        "the rest of the weigh-off",
+        "pieces removed to break a weigh-off tie go back after that contest, or stay out for the rest of the weigh-off",
         choices=("return", "stay_out"),
     ),
-    Rule("domino_max_pips", 18, "most pips on one domino (18 for double-nine, 12 for double-six sets)",
-         minimum=1, maximum=36),
+    Rule(
+        "domino_max_pips",
+        18,
+        "most pips on one domino (18 for double-nine, 12 for double-six sets); a count the set cannot show is refused",
+        minimum=1,
+        maximum=36,
+    ),
+    Rule(
+        "lightest_piece_g",
+        0.2,
+        "the lightest piece of booty in grams (weigh it once): n pieces read as "
+        "less than n times this are refused, to be weighed again",
+        minimum=0.0,
+        maximum=1000.0,
+    ),
+    Rule(
+        "heaviest_piece_g",
+        100.0,
+        "the heaviest piece of booty in grams (weigh it once): n pieces read as "
+        "more than n times this are refused, to be weighed again",
+        minimum=0.001,
+        maximum=10000.0,
+    ),
+    Rule(
+        "piece_spread",
+        20.0,
+        "no piece weighs more than this many times another (the rulebook's 'similar "
+        "but unequal weight'): the collections weighed first narrow the lightest and heaviest piece; "
+        "0: not used",
+        minimum=0.0,
+        maximum=1000.0,
+    ),
 )
 
 
@@ -108,6 +151,9 @@ class Settings:
     typed_resolution_g: float = 1.0
     tie_pieces: str = "return"
     domino_max_pips: int = 18
+    lightest_piece_g: float = 0.2
+    heaviest_piece_g: float = 100.0
+    piece_spread: float = 20.0
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> Settings:
@@ -128,6 +174,9 @@ class Settings:
             typed_resolution_g=float(values["typed_resolution_g"]),
             tie_pieces=str(values["tie_pieces"]),
             domino_max_pips=int(values["domino_max_pips"]),
+            lightest_piece_g=float(values["lightest_piece_g"]),
+            heaviest_piece_g=float(values["heaviest_piece_g"]),
+            piece_spread=float(values["piece_spread"]),
         )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from companion.games.base import IllegalAction
+from companion.games.base import IllegalAction, shown
 
 #: Acting order in the seize phase, first to last (A, K, Q, J, then 10 down to 2).
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -32,10 +32,18 @@ ALL_CARDS: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 DECK_SIZE = len(ALL_CARDS)
 
 _SUIT_ALIASES = {
-    "S": "S", "♠": "S", "♤": "S",
-    "H": "H", "♥": "H", "♡": "H",
-    "D": "D", "♦": "D", "♢": "D",
-    "C": "C", "♣": "C", "♧": "C",
+    "S": "S",
+    "♠": "S",
+    "♤": "S",
+    "H": "H",
+    "♥": "H",
+    "♡": "H",
+    "D": "D",
+    "♦": "D",
+    "♢": "D",
+    "C": "C",
+    "♣": "C",
+    "♧": "C",
 }
 
 
@@ -46,7 +54,7 @@ def parse_card(text: object) -> str:
         IllegalAction: not a card of a standard 52-card deck.
     """
     if not isinstance(text, str):
-        raise IllegalAction(f'a card is written like "QH" or "10S", not {text!r}')
+        raise IllegalAction(f'a card is written like "QH" or "10S", not {shown(text)}')
     cleaned = text.strip().upper().replace(" ", "")
     if len(cleaned) >= 2:
         rank, suit = cleaned[:-1], _SUIT_ALIASES.get(cleaned[-1])
@@ -54,7 +62,7 @@ def parse_card(text: object) -> str:
         if suit is not None and rank in RANKS:
             return rank + suit
     raise IllegalAction(
-        f"{text!r} is not a card: write the rank (A, K, Q, J, 10-2) then the suit (S, H, D, C), e.g. \"QH\""
+        f'{shown(text)} is not a card: write the rank (A, K, Q, J, 10-2) then the suit (S, H, D, C), e.g. "QH"'
     )
 
 

@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from companion.games.base import ConfigError, IllegalAction
+from companion.games.base import ConfigError, IllegalAction, shown
 
 DECKS = ("treasure", "adventure")
 KINDS = ("once", "lasting", "anytime")
@@ -84,14 +84,14 @@ def parse_card(spec: str, deck: str) -> CardDef:
         ConfigError: the spec does not follow that form.
     """
     parts = [p.strip() for p in str(spec).split(":")]
-    where = f"{deck} card {spec!r}"
+    where = f"{deck} card {shown(spec)}"
     if len(parts) < 2 or len(parts) > 4 or not parts[0]:
         raise ConfigError(f"{where}: write NAME:COPIES[:EFFECT[:KIND]], e.g. 'Rum Barrel:3:self+1'")
     name = parts[0]
     try:
         copies = int(parts[1])
     except ValueError:
-        raise ConfigError(f"{where}: the number of copies must be a whole number, not {parts[1]!r}") from None
+        raise ConfigError(f"{where}: the number of copies must be a whole number, not {shown(parts[1])}") from None
     if not 1 <= copies <= 99:
         raise ConfigError(f"{where}: a deck holds 1 to 99 copies of a card, not {copies}")
     who, amount = "none", 0
@@ -101,15 +101,15 @@ def parse_card(spec: str, deck: str) -> CardDef:
         if match is None:
             raise ConfigError(
                 f"{where}: the effect must be none, self+N, self-N, target+N, target-N, others+N or others-N "
-                f"(N from 1 to 9), not {parts[2]!r}"
+                f"(N from 1 to 9), not {shown(parts[2])}"
             )
         who = match.group(1)
         amount = int(match.group(3)) * (1 if match.group(2) == "+" else -1)
     kind = parts[3].lower() if len(parts) > 3 and parts[3] else "once"
     if kind not in KINDS:
-        raise ConfigError(f"{where}: the kind must be once, lasting or anytime, not {parts[3]!r}")
+        raise ConfigError(f"{where}: the kind must be once, lasting or anytime, not {shown(parts[3])}")
     if deck == "adventure" and kind != "once":
-        raise ConfigError(f"{where}: Adventure cards are always used in one bidding round; leave out {kind!r}")
+        raise ConfigError(f"{where}: Adventure cards are always used in one bidding round; leave out {shown(kind)}")
     return CardDef(name=name, deck=deck, copies=copies, kind=kind, who=who, amount=amount)
 
 
@@ -120,9 +120,8 @@ def build_catalogue(treasure: Iterable[str], adventure: Iterable[str]) -> tuple[
         ConfigError: a bad spec, or one name used twice (names identify cards in actions).
     """
     cards: list[CardDef] = []
-    for deck, specs in (("treasure", treasure), ("adventure", adventure)):
-        if isinstance(specs, str):
-            specs = specs.split(",")
+    for deck, given in (("treasure", treasure), ("adventure", adventure)):
+        specs = given.split(",") if isinstance(given, str) else given
         for spec in specs:
             if str(spec).strip():
                 cards.append(parse_card(str(spec), deck))
@@ -131,7 +130,7 @@ def build_catalogue(treasure: Iterable[str], adventure: Iterable[str]) -> tuple[
         key = card.name.casefold()
         if key in seen:
             raise ConfigError(
-                f"the card name {card.name!r} is listed twice ({seen[key].deck} and {card.deck}); "
+                f"the card name {shown(card.name)} is listed twice ({seen[key].deck} and {card.deck}); "
                 "give each card its own name, or raise its number of copies"
             )
         seen[key] = card
@@ -177,8 +176,9 @@ def new_pile(catalogue: tuple[CardDef, ...], deck: str, seed: int) -> Pile:
     return Pile(deck=_shuffled(cards, seed, deck, 1), discard=(), shuffles=1)
 
 
-def draw(pile: Pile, deck: str, seed: int, wanted: int | None = None,
-         catalogue: tuple[CardDef, ...] = ()) -> tuple[Pile, int, bool]:
+def draw(
+    pile: Pile, deck: str, seed: int, wanted: int | None = None, catalogue: tuple[CardDef, ...] = ()
+) -> tuple[Pile, int, bool]:
     """Draw one card: the top one, or the card ``wanted`` (a catalogue index).
 
     Returns ``(pile, card, reshuffled)``; ``reshuffled`` says the discard pile was

@@ -18,9 +18,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, get_field, get_player
-from companion.games.seize_state import OVER, WEIGHOFF, SeizeState
-from companion.games.weighoff import GRAMS, PIPS, Reading
+from companion.games.base import Event, IllegalAction, event, get_field, get_player, shown
+from companion.games.seven_seize import plausible
+from companion.games.seven_seize.plausible import Booty
+from companion.games.seven_seize.state import OVER, WEIGHOFF, SeizeState
+from companion.games.seven_seize.weighoff import GRAMS, PIPS, Reading
 
 #: How far below zero a scale reading may be and still count as noise, in standard uncertainties.
 NEGATIVE_SIGMAS = 3.0
@@ -56,7 +58,9 @@ def reading_from_action(action: Mapping[str, Any], state: SeizeState) -> Reading
     if form == "grams":
         grams = _number(action["grams"], "grams")
         given = action.get("uncertainty_g")
-        uncertainty = typed_uncertainty(state.settings.typed_resolution_g) if given is None else _number(given, "uncertainty_g")
+        uncertainty = (
+            typed_uncertainty(state.settings.typed_resolution_g) if given is None else _number(given, "uncertainty_g")
+        )
         if uncertainty < 0:
             raise IllegalAction('"uncertainty_g" cannot be negative')
         if grams < 0:
@@ -89,25 +93,60 @@ def _from_weighing(data: Mapping[str, Any]) -> Reading:
     calibration = data.get("calibration", "")
     if not isinstance(calibration, str):
         raise IllegalAction('a weighing\'s "calibration" is an identifier')
-    return Reading(grams, uncertainty, GRAMS, source="scale", channel=channel,
-                   calibration=calibration, samples=samples)
+    return Reading(grams, uncertainty, GRAMS, source="scale", channel=channel, calibration=calibration, samples=samples)
 
 
 def _number(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise IllegalAction(f'"{name}" must be a number, not {value!r}')
+        raise IllegalAction(f'"{name}" must be a number, not {shown(value)}')
     return float(value)
 
 
+class ImpossibleReading(IllegalAction):
+    """A weigh-off reading the pieces on the pan cannot give; weigh (or count) again.
+
+    ``confirmable``: only the house-rule piece weights rule it out, so the same reading sent
+    again with ``"confirm": true`` is kept (a screen may offer "keep this reading").
+    """
+
+    def __init__(self, message: str, *, confirmable: bool) -> None:
+        super().__init__(message)
+        self.confirmable = confirmable
+
+
+def booty(state: SeizeState) -> Booty:
+    """What the house rules say of the table's booty, for :mod:`.plausible`."""
+    s = state.settings
+    return Booty(s.lightest_piece_g, s.heaviest_piece_g, s.piece_spread, s.domino_max_pips)
+
+
 def weigh(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, list[Event]]:
-    """A collection weighed (or its pips counted) for the weigh-off."""
+    """A collection weighed (or its pips counted) for the weigh-off.
+
+    Raises:
+        IllegalAction: not the weigh-off, a malformed reading, or one the pieces on the pan
+            cannot give (see :mod:`.plausible`; a reading only the house-rule piece weights rule
+            out is kept with ``"confirm": true``).
+    """
     if state.phase != WEIGHOFF or state.weighoff is None:
         raise IllegalAction("collections are weighed at the end of the game, after round 7")
     name = get_player(action, state.seats)
     reading = reading_from_action(action, state)
-    if reading.unit == PIPS:
-        most = state.settings.domino_max_pips * state.weighoff.on_pan(name) if name in state.weighoff.contestants else 0
-        if reading.value > most:
-            raise IllegalAction(f"{name}'s dominoes cannot show {reading.value:g} pips: at most {most}")
-    weighoff, events = state.weighoff.record(name, reading)
-    return replace(state, weighoff=weighoff, phase=OVER if weighoff.done else WEIGHOFF), events
+    confirm = get_field(action, "confirm", bool, optional=True) is True
+    wo = state.weighoff
+    kept: list[Event] = []
+    if name in wo.contestants and name in wo.waiting() and reading.unit == wo.unit:
+        verdict = plausible.check(name, reading, wo, booty(state))
+        if verdict is not None:
+            if not (verdict.confirmable and confirm):
+                raise ImpossibleReading(verdict.reason, confirmable=verdict.confirmable)
+            kept.append(
+                event(
+                    "reading_confirmed",
+                    f"{name}'s reading is kept at the table's word, though "
+                    f"the house rules say it is unlikely: {verdict.reason.split(': ', 1)[-1]}",
+                    player=name,
+                )
+            )
+    weighoff, events = wo.record(name, reading)
+    return replace(state, weighoff=weighoff, phase=OVER if weighoff.done else WEIGHOFF), kept + events

@@ -1,42 +1,4 @@
-"""7 Seize (Jeep Barnett): seize the heaviest collection of booty in 7 rounds, then weigh it.
-
-Players hold real cards and real booty; they tell Purser which cards were revealed and
-what they decided, and Purser referees: who is Captain, who acts when and what each card
-does, how many pieces each collection, stash and the bag hold, which cards are still out
-and when the deck reshuffles, and finally the weigh-off on the balance.
-
-How Purser reads the rulebook (every gap is a house rule in :data:`RULES`, documented in
-``docs/rules/seven-seize.md``):
-
-- **Setting up**: 2-7 players, 49 pieces in the bag, 7 rounds of 7 pieces, 52 cards (the
-  jokers mark the stashes), 3 cards each.
-- **Squabble for Captain**: every player reveals a card; the highest Number card wins,
-  J/Q/K/A count 1. Ties: round 1 by suit (spades, hearts, diamonds, clubs); later rounds
-  the previous Captain chooses among the tied players (``squabble_tie``). Face cards of
-  one suit all count 1, so the suit cannot split them: ``squabble_face_tie``.
-- **Divvy**: the Captain puts the 7 pieces on the Red and Black stashes, at least 1 each.
-- **Seize**: every player reveals a card; red cards seize from Red, black from Black.
-  Acting order A, K, Q, J, then 10 down to 2; players with the same rank act in the order
-  the Captain sets (``seize_tie``). Lookout (A) seizes 1; Quartermaster (K) seizes the
-  whole stash, then returns as many pieces from the whole collection
-  (``quartermaster_return``); Strumpet (Q) seizes 1 or steals 1 from a player who
-  revealed the same colour this round (``strumpet_steal``); Knave (J) seizes 2; Number
-  cards seize 1 each, highest first, round and round until their stash is empty. A
-  player whose stash is empty seizes nothing.
-- **Swab**: what is left in both stashes goes to whoever acted first. Each player keeps
-  the last card and draws 2; an empty draw deck is at once replaced by the shuffled
-  discards.
-- **2 players**: the Interloper seizes and is stolen from like a player. After the divvy
-  the non-Captain puts the top card of the deck face down for it, decides its
-  Strumpet's and Quartermaster's choices and picks the pieces it seizes. Whether its
-  collection enters the weigh-off: ``interloper_weighs``.
-- **Booty weights** are unknown during play (players judge by hand): Purser counts
-  pieces, and weights appear only at the weigh-off.
-- **Weigh-off** (:mod:`companion.games.weighoff`): one pan or two (``balance``), by weight
-  or domino pips (``booty``); a difference inside the combined uncertainty at
-  ``tie_confidence`` is a tie, resolved by each removing one piece and re-weighing;
-  ``cursed``: the lightest collection wins.
-"""
+"""The engine protocol for 7 Seize: initial_state, apply, legal_actions, summary."""
 
 from __future__ import annotations
 
@@ -44,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from itertools import permutations
 from typing import Any
 
-from companion.games.base import ConfigError, Event, IllegalAction, Summary, action_type, check_players
-from companion.games.seize_cards import Deck
-from companion.games.seize_phases import (
+from companion.games.base import ConfigError, Event, IllegalAction, Summary, action_type, check_players, shown
+from companion.games.seven_seize.cards import Deck
+from companion.games.seven_seize.phases import (
     cards_still_out,
     choose_captain,
     divvy,
@@ -58,7 +20,8 @@ from companion.games.seize_phases import (
     strumpet,
     strumpet_options,
 )
-from companion.games.seize_state import (
+from companion.games.seven_seize.plausible import check, pip_range
+from companion.games.seven_seize.state import (
     BOOTY,
     DIVVY,
     HAND,
@@ -71,8 +34,9 @@ from companion.games.seize_state import (
     SeizeState,
     Settings,
 )
-from companion.games.seize_summary import summary as _summary
-from companion.games.seize_weighing import weigh
+from companion.games.seven_seize.summary import summary as _summary
+from companion.games.seven_seize.weighing import booty, weigh
+from companion.games.seven_seize.weighoff import PIPS, Reading
 
 NAME = "seven-seize"
 TITLE = "7 Seize"
@@ -80,8 +44,17 @@ MIN_PLAYERS = 2
 MAX_PLAYERS = 7
 
 __all__ = [
-    "ACTIONS_HELP", "MAX_PLAYERS", "MIN_PLAYERS", "NAME", "RULES", "TITLE", "SeizeState",
-    "apply", "initial_state", "legal_actions", "summary",
+    "ACTIONS_HELP",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "NAME",
+    "RULES",
+    "TITLE",
+    "SeizeState",
+    "apply",
+    "initial_state",
+    "legal_actions",
+    "summary",
 ]
 
 ACTIONS_HELP = """\
@@ -98,6 +71,8 @@ ACTIONS_HELP = """\
   {"type": "weigh", "player": "Ana", "from": "scale", "channel": 0}    weigh a collection on the balance
   {"type": "weigh", "player": "Ana", "grams": 151.5}         ... or typed from a kitchen scale
   {"type": "weigh", "player": "Ana", "pips": 96}             ... or dominoes (booty=dominoes)
+  {"type": "weigh", "player": "Ana", "grams": 3.5, "confirm": true}   keep a reading only the piece-weight
+                                                             house rules call impossible
 Purser does the seizing, the Number cards' round and round and the swab itself."""
 
 
@@ -105,18 +80,25 @@ def initial_state(config: Mapping[str, Any], players: Sequence[str], seed: int) 
     """A new game: round 1, everyone holding 3 cards, all 49 pieces in the bag.
 
     Raises:
-        ConfigError: a bad seating, or a 2-player game with a player called Interloper.
+        ConfigError: a bad seating, a 2-player game with a player called Interloper, or a
+            lightest piece heavier than the heaviest.
     """
     names = check_players(players, MIN_PLAYERS, MAX_PLAYERS, TITLE)
+    settings = Settings.from_config(config)
+    if settings.lightest_piece_g > settings.heaviest_piece_g:
+        raise ConfigError(
+            f"the lightest piece ({settings.lightest_piece_g:g} g) cannot weigh more than the heaviest "
+            f"({settings.heaviest_piece_g:g} g): check lightest_piece_g and heaviest_piece_g"
+        )
     seats = names
     if len(names) == 2:
         if any(n.casefold() == INTERLOPER.casefold() for n in names):
             raise ConfigError(f"in a 2-player game the ghost player is called {INTERLOPER}; pick another name")
-        seats = names + (INTERLOPER,)
+        seats = (*names, INTERLOPER)
     return SeizeState(
         players=names,
         seats=seats,
-        settings=Settings.from_config(config),
+        settings=settings,
         seed=seed,
         round=1,
         phase=SQUABBLE,
@@ -160,7 +142,7 @@ def apply(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, lis
     kind = action_type(action)
     handler = _HANDLERS.get(kind)
     if handler is None:
-        raise IllegalAction(f"{TITLE} has no {kind!r} action (it has {', '.join(_HANDLERS)})")
+        raise IllegalAction(f"{TITLE} has no {shown(kind)} action (it has {', '.join(_HANDLERS)})")
     if state.phase not in (SQUABBLE, DIVVY, SEIZE, WEIGHOFF):
         raise IllegalAction("the game is over")
     if state.pending is not None and kind != state.pending.kind:
@@ -172,8 +154,8 @@ def legal_actions(state: SeizeState) -> list[dict[str, Any]]:
     """Every action the table may take now, with every finite parameter enumerated.
 
     Reveals list each card still out; a weighing lists the scale form (``"from":
-    "scale"``; typed ``"grams"`` are accepted too) or, with dominoes, every possible pip
-    count.
+    "scale"``; typed ``"grams"`` are accepted too) or, with dominoes, every pip count the
+    dominoes on the pan can show (see :mod:`.plausible`).
     """
     pending = state.pending
     if pending is not None:
@@ -184,13 +166,24 @@ def legal_actions(state: SeizeState) -> list[dict[str, Any]]:
     if state.phase == DIVVY:
         assert state.captain is not None
         captain = state.players[state.captain]
-        return [{"type": "divvy", "player": captain, "red": r, "black": PIECES_PER_ROUND - r}
-                for r in range(1, PIECES_PER_ROUND)]
+        return [
+            {"type": "divvy", "player": captain, "red": r, "black": PIECES_PER_ROUND - r}
+            for r in range(1, PIECES_PER_ROUND)
+        ]
     if state.phase == WEIGHOFF and state.weighoff is not None:
         wo = state.weighoff
         if state.settings.booty == "dominoes":
             most = state.settings.domino_max_pips
-            return [{"type": "weigh", "player": n, "pips": p} for n in wo.waiting() for p in range(most * wo.on_pan(n) + 1)]
+            table = booty(state)
+            actions = []
+            for n in wo.waiting():
+                low, high = pip_range(wo.on_pan(n), most)
+                actions += [
+                    {"type": "weigh", "player": n, "pips": p}
+                    for p in range(low, high + 1)
+                    if check(n, Reading(float(p), 0.0, PIPS), wo, table) is None
+                ]
+            return actions
         return [{"type": "weigh", "player": n, "from": "scale", "channel": wo.pan_for(n)} for n in wo.waiting()]
     return []
 
@@ -205,8 +198,10 @@ def _pending_actions(state: SeizeState) -> list[dict[str, Any]]:
     if pending.kind == "order":
         assert state.captain is not None
         captain = state.players[state.captain]
-        return [{"type": "order", "player": captain, "order": [state.seats[s] for s in p]}
-                for p in permutations(pending.seats)]
+        return [
+            {"type": "order", "player": captain, "order": [state.seats[s] for s in p]}
+            for p in permutations(pending.seats)
+        ]
     decider = state.players[state.decider(pending.seat)]
     behalf = {"for": state.seats[pending.seat]} if pending.seat == state.interloper else {}
     if pending.kind == "quartermaster":
@@ -218,12 +213,13 @@ def _pending_actions(state: SeizeState) -> list[dict[str, Any]]:
         if option is None:
             actions.append({"type": "strumpet", "player": decider, **behalf, "choice": "seize"})
         else:
-            actions.append({"type": "strumpet", "player": decider, **behalf, "choice": "steal",
-                            "victim": state.seats[option]})
+            actions.append(
+                {"type": "strumpet", "player": decider, **behalf, "choice": "steal", "victim": state.seats[option]}
+            )
     return actions
 
 
 def summary(state: SeizeState) -> Summary:
     """Pieces held, who must act and the prompt; ``detail`` is documented in
-    :func:`companion.games.seize_summary.summary`."""
+    :func:`companion.games.seven_seize.summary.summary`."""
     return _summary(state)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.games.base import Event, IllegalAction, event, get_field, get_player
-from companion.games.seize_cards import (
+from companion.games.seven_seize.cards import (
     ALL_CARDS,
     FACE_RANKS,
     RANKS,
@@ -29,7 +29,7 @@ from companion.games.seize_cards import (
     squabble_value,
     suit_rank,
 )
-from companion.games.seize_state import (
+from companion.games.seven_seize.state import (
     DIVVY,
     DRAW,
     OVER,
@@ -42,7 +42,7 @@ from companion.games.seize_state import (
     RoundRecord,
     SeizeState,
 )
-from companion.games.weighoff import GRAMS, PIPS, WeighOff
+from companion.games.seven_seize.weighoff import GRAMS, PIPS, WeighOff
 
 # -- who may reveal, and which cards are still out ----------------------------------------------
 
@@ -79,17 +79,19 @@ def reveal(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, li
     seat = names.index(name)
     card = parse_card(get_field(action, "card", str))
     cards = state.squabble_cards if state.phase == SQUABBLE else state.seize_cards
-    if cards[seat] is not None:
-        raise IllegalAction(f"{name} has already revealed the {card_name(cards[seat])}; undo to change it")
+    already = cards[seat]
+    if already is not None:
+        raise IllegalAction(f"{name} has already revealed the {card_name(already)}; undo to change it")
     if card in state.deck.discard:
         raise IllegalAction(f"the {card_name(card)} is in the discard pile; check the card")
     holder = next((names[i] for i, c in enumerate(cards) if c == card), None)
     if holder is not None:
         raise IllegalAction(f"{holder} already revealed the {card_name(card)}; check the card")
-    cards = cards[:seat] + (card,) + cards[seat + 1 :]
+    cards = (*cards[:seat], card, *cards[seat + 1 :])
     what = "for Captain" if state.phase == SQUABBLE else "to seize"
-    events = [event("revealed", f"{name} reveals the {card_name(card)} {what}.", player=name, card=card,
-                    phase=state.phase)]
+    events = [
+        event("revealed", f"{name} reveals the {card_name(card)} {what}.", player=name, card=card, phase=state.phase)
+    ]
     if state.phase == SQUABBLE:
         state = replace(state, squabble_cards=cards)
         if all(cards):
@@ -125,8 +127,14 @@ def _squabble(state: SeizeState, events: list[Event]) -> SeizeState:
             why = f"({names} tied at {best} in one suit; the earlier seat decides)"
         return _make_captain(state, winner, why, events)
     chooser = state.players[state.captain] if state.captain is not None else ""
-    events.append(event("captain_tie", f"{names} tie at {best}: {chooser}, the previous Captain, chooses the new "
-                        "Captain among them.", tied=[state.players[i] for i in tied], chooser=chooser))
+    events.append(
+        event(
+            "captain_tie",
+            f"{names} tie at {best}: {chooser}, the previous Captain, chooses the new Captain among them.",
+            tied=[state.players[i] for i in tied],
+            chooser=chooser,
+        )
+    )
     return replace(state, pending=Pending("captain", seats=tuple(tied)))
 
 
@@ -138,7 +146,9 @@ def choose_captain(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeS
     chosen = get_player(action, state.players, "captain")
     seat = state.players.index(chosen)
     if seat not in pending.seats:
-        raise IllegalAction(f"{chosen} did not tie for Captain; choose {_and([state.players[i] for i in pending.seats])}")
+        raise IllegalAction(
+            f"{chosen} did not tie for Captain; choose {_and([state.players[i] for i in pending.seats])}"
+        )
     events: list[Event] = []
     state = _make_captain(replace(state, pending=None), seat, f"(chosen by {state.players[state.captain]})", events)
     return state, events
@@ -146,8 +156,14 @@ def choose_captain(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeS
 
 def _make_captain(state: SeizeState, seat: int, why: str, events: list[Event]) -> SeizeState:
     name = state.players[seat]
-    events.append(event("captain", f"{name} is Captain {why}. Discard the revealed cards; {name} takes the bag and "
-                        f"divvies {PIECES_PER_ROUND} pieces between the Red and Black stashes.", player=name))
+    events.append(
+        event(
+            "captain",
+            f"{name} is Captain {why}. Discard the revealed cards; {name} takes the bag and "
+            f"divvies {PIECES_PER_ROUND} pieces between the Red and Black stashes.",
+            player=name,
+        )
+    )
     deck = state.deck.discard_cards(c for c in state.squabble_cards if c)
     return replace(state, previous_captain=state.captain, captain=seat, phase=DIVVY, deck=deck)
 
@@ -174,15 +190,23 @@ def divvy(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, lis
     if red < 1 or black < 1:
         raise IllegalAction("each stash must get at least 1 piece")
     captain = state.players[state.captain]
-    events = [event("divvied", f"{captain} divvies {red} to the Red stash and {black} to the Black stash.",
-                    player=captain, red=red, black=black)]
+    events = [
+        event(
+            "divvied",
+            f"{captain} divvies {red} to the Red stash and {black} to the Black stash.",
+            player=captain,
+            red=red,
+            black=black,
+        )
+    ]
     state = replace(state, bag=state.bag - PIECES_PER_ROUND, red=red, black=black, divvied=(red, black), phase=SEIZE)
     if state.interloper is not None:
         assert state.non_captain is not None
         who = state.players[state.non_captain]
         deck, reshuffles = state.deck.take(1)
-        events.append(event("interloper_card", f"{who} puts the top card of the deck face down for the Interloper.",
-                            player=who))
+        events.append(
+            event("interloper_card", f"{who} puts the top card of the deck face down for the Interloper.", player=who)
+        )
         _reshuffle_events(reshuffles, events)
         state = replace(state, deck=deck)
     return state, events
@@ -249,9 +273,14 @@ def _ask_order(state: SeizeState, seats: tuple[int, ...], events: list[Event]) -
     assert state.captain is not None
     rank = rank_of(state.seize_cards[seats[0]] or "")
     names = _and([state.seats[s] for s in seats])
-    events.append(event("order_tie", f"{names} revealed the same rank ({rank}): Captain "
-                        f"{state.players[state.captain]} sets the order they act in.",
-                        tied=[state.seats[s] for s in seats]))
+    events.append(
+        event(
+            "order_tie",
+            f"{names} revealed the same rank ({rank}): Captain "
+            f"{state.players[state.captain]} sets the order they act in.",
+            tied=[state.seats[s] for s in seats],
+        )
+    )
     return replace(state, pending=Pending("order", seats=seats))
 
 
@@ -270,12 +299,12 @@ def _act_face(state: SeizeState, seat: int, events: list[Event]) -> SeizeState:
         events.append(event("nothing", f"{role}: the {colour.title()} stash is empty; nothing to seize.", player=name))
         return state
     if rank == "A":
-        return _seize(state, seat, colour, 1, events, role)
+        return _seize(state, seat, colour, 1, events, who=role)
     if rank == "J":
-        return _seize(state, seat, colour, min(2, stash), events, role)
+        return _seize(state, seat, colour, min(2, stash), events, who=role)
     # The Quartermaster seizes the whole stash, then returns as many pieces.
     before = state.collections[seat]
-    state = _seize(state, seat, colour, stash, events, role, pick=False)
+    state = _seize(state, seat, colour, stash, events, who=role, pick=False)
     back = stash if state.settings.quartermaster_return == "whole_collection" else min(stash, before)
     if back == 0:
         events.append(event("nothing", f"{name} held no booty before, so returns none.", player=name))
@@ -283,8 +312,9 @@ def _act_face(state: SeizeState, seat: int, events: list[Event]) -> SeizeState:
     return replace(state, pending=Pending("quartermaster", seat=seat, amount=back, stash=colour))
 
 
-def _seize(state: SeizeState, seat: int, colour: str, count: int, events: list[Event], who: str = "",
-           pick: bool = True) -> SeizeState:
+def _seize(
+    state: SeizeState, seat: int, colour: str, count: int, events: list[Event], *, who: str = "", pick: bool = True
+) -> SeizeState:
     name = state.seats[seat]
     collections = _add(state.collections, seat, count)
     red = state.red - count if colour == "red" else state.red
@@ -322,9 +352,14 @@ def set_order(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState,
     seats = [state.seats.index(get_player({"type": "order", "player": item}, state.seats)) for item in given]
     if sorted(seats) != sorted(pending.seats) or len(set(seats)) != len(seats):
         raise IllegalAction(f"put exactly {_and([state.seats[s] for s in pending.seats])} in order, each once")
-    events = [event("order", f"Captain {state.players[state.captain]} sets the order: "
-                    f"{', '.join(state.seats[s] for s in seats)}.", order=[state.seats[s] for s in seats])]
-    state = replace(state, pending=None, orders=state.orders + (tuple(seats),))
+    events = [
+        event(
+            "order",
+            f"Captain {state.players[state.captain]} sets the order: {', '.join(state.seats[s] for s in seats)}.",
+            order=[state.seats[s] for s in seats],
+        )
+    ]
+    state = replace(state, pending=None, orders=(*state.orders, tuple(seats)))
     return run_seize(state, events), events
 
 
@@ -337,9 +372,20 @@ def quartermaster(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeSt
     if returned is not None and returned != pending.amount:
         raise IllegalAction(f"the Quartermaster returns exactly {_pieces(pending.amount)}, not {returned}")
     name = state.seats[pending.seat]
-    chooser = "" if state.decider(pending.seat) == pending.seat else f" (chosen by {state.players[state.decider(pending.seat)]})"
-    events = [event("returned", f"{name} returns {_pieces(pending.amount)} to the {pending.stash.title()} "
-                    f"stash{chooser}.", player=name, stash=pending.stash, pieces=pending.amount)]
+    chooser = (
+        ""
+        if state.decider(pending.seat) == pending.seat
+        else f" (chosen by {state.players[state.decider(pending.seat)]})"
+    )
+    events = [
+        event(
+            "returned",
+            f"{name} returns {_pieces(pending.amount)} to the {pending.stash.title()} stash{chooser}.",
+            player=name,
+            stash=pending.stash,
+            pieces=pending.amount,
+        )
+    ]
     collections = _add(state.collections, pending.seat, -pending.amount)
     red = state.red + pending.amount if pending.stash == "red" else state.red
     black = state.black + pending.amount if pending.stash == "black" else state.black
@@ -359,16 +405,24 @@ def strumpet(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, 
     if choice == "seize":
         if None not in options:
             raise IllegalAction(f"the {pending.stash.title()} stash is empty: {name} can only steal")
-        state = _seize(replace(state, pending=None), pending.seat, pending.stash, 1, events,
-                       f"{name}'s Strumpet", pick=False)
+        state = _seize(
+            replace(state, pending=None), pending.seat, pending.stash, 1, events, who=f"{name}'s Strumpet", pick=False
+        )
     elif choice == "steal":
         victim = state.seats.index(get_player(action, state.seats, "victim"))
         if victim not in options:
-            raise IllegalAction(f"{name} cannot steal from {state.seats[victim]}; "
-                                f"{_options_words(state, pending.seat, options)}")
+            raise IllegalAction(
+                f"{name} cannot steal from {state.seats[victim]}; {_options_words(state, pending.seat, options)}"
+            )
         collections = _add(_add(state.collections, victim, -1), pending.seat, 1)
-        events.append(event("stole", f"{name}'s Strumpet steals 1 piece from {state.seats[victim]}.",
-                            player=name, victim=state.seats[victim]))
+        events.append(
+            event(
+                "stole",
+                f"{name}'s Strumpet steals 1 piece from {state.seats[victim]}.",
+                player=name,
+                victim=state.seats[victim],
+            )
+        )
         state = replace(state, collections=collections, pending=None)
     else:
         raise IllegalAction('the Strumpet\'s "choice" is "seize" or "steal" (with a "victim")')
@@ -387,8 +441,15 @@ def pick(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, list
     if stash is not None and stash.lower() != pending.stash:
         raise IllegalAction(f"the Interloper seizes from the {pending.stash.title()} stash")
     who = state.players[state.decider(pending.seat)]
-    events = [event("picked", f"{who} picks {_pieces(pending.amount)} from the {pending.stash.title()} stash for "
-                    "the Interloper.", player=who, pieces=pending.amount, stash=pending.stash)]
+    events = [
+        event(
+            "picked",
+            f"{who} picks {_pieces(pending.amount)} from the {pending.stash.title()} stash for the Interloper.",
+            player=who,
+            pieces=pending.amount,
+            stash=pending.stash,
+        )
+    ]
     return run_seize(replace(state, pending=None), events), events
 
 
@@ -400,8 +461,14 @@ def _swab(state: SeizeState, order: list[int], events: list[Event]) -> SeizeStat
     left = state.red + state.black
     name = state.seats[first]
     if left:
-        events.append(event("swab", f"Swab the deck: {name} acted first and takes the {_pieces(left)} left in "
-                            "the stashes.", player=name, pieces=left))
+        events.append(
+            event(
+                "swab",
+                f"Swab the deck: {name} acted first and takes the {_pieces(left)} left in the stashes.",
+                player=name,
+                pieces=left,
+            )
+        )
     state = replace(state, collections=_add(state.collections, first, left), red=0, black=0)
     assert state.captain is not None
     record = RoundRecord(
@@ -412,15 +479,21 @@ def _swab(state: SeizeState, order: list[int], events: list[Event]) -> SeizeStat
         red=state.divvied[0],
         black=state.divvied[1],
         order=tuple(order),
-        gained=tuple(c - s for c, s in zip(state.collections, state.start)),
+        gained=tuple(c - s for c, s in zip(state.collections, state.start, strict=False)),
     )
     deck = state.deck.discard_cards(c for c in state.seize_cards if c)
-    state = replace(state, deck=deck, history=state.history + (record,))
+    state = replace(state, deck=deck, history=(*state.history, record))
     if state.round >= ROUNDS:
         return start_weighoff(state, events)
     deck, reshuffles = state.deck.take(DRAW * len(state.players))
-    events.append(event("round", f"Round {state.round} is over. Everyone keeps their last card and draws {DRAW}. "
-                        f"Round {state.round + 1}: squabble for Captain.", round=state.round + 1))
+    events.append(
+        event(
+            "round",
+            f"Round {state.round} is over. Everyone keeps their last card and draws {DRAW}. "
+            f"Round {state.round + 1}: squabble for Captain.",
+            round=state.round + 1,
+        )
+    )
     _reshuffle_events(reshuffles, events)
     n = len(state.seats)
     return replace(
@@ -458,8 +531,13 @@ def start_weighoff(state: SeizeState, events: list[Event]) -> SeizeState:
         pieces_return=s.tie_pieces == "return",
     )
     events.extend(caused)
-    return replace(state, phase=OVER if weighoff.done else WEIGHOFF, weighoff=weighoff,
-                   squabble_cards=(None,) * len(state.players), seize_cards=(None,) * len(state.seats))
+    return replace(
+        state,
+        phase=OVER if weighoff.done else WEIGHOFF,
+        weighoff=weighoff,
+        squabble_cards=(None,) * len(state.players),
+        seize_cards=(None,) * len(state.seats),
+    )
 
 
 # -- helpers ------------------------------------------------------------------------------------
@@ -490,13 +568,18 @@ def _colour(state: SeizeState, seat: int) -> str:
 
 
 def _add(values: tuple[int, ...], i: int, amount: int) -> tuple[int, ...]:
-    return values[:i] + (values[i] + amount,) + values[i + 1 :]
+    return (*values[:i], values[i] + amount, *values[i + 1 :])
 
 
 def _reshuffle_events(sizes: list[int], events: list[Event]) -> None:
     for size in sizes:
-        events.append(event("reshuffle", f"The draw deck is empty: shuffle the {size} discarded cards into a new "
-                            "draw deck.", cards=size))
+        events.append(
+            event(
+                "reshuffle",
+                f"The draw deck is empty: shuffle the {size} discarded cards into a new draw deck.",
+                cards=size,
+            )
+        )
 
 
 def _options_words(state: SeizeState, seat: int, options: list[int | None]) -> str:
