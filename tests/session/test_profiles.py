@@ -136,3 +136,23 @@ def test_results_name_the_profiles_when_titles_are_worked_out():
     assert swapped["winners"] == ["Ben"] and swapped["detail"] == {"moniker_plunder": {"Ben": 310}}
     assert swapped["prompt"] == "Game over: Ana won"  # words stay as they were said
     assert as_profiles(result, ["Ana", "Ben"], ["Ana", "Ben"]) is result
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda store: merge_players(store, "Ben", "Benjamin"), id="merge"),
+        pytest.param(lambda store: rename_player(store, "Benjamin", "Benji"), id="rename"),
+    ],
+)
+def test_a_merge_or_rename_killed_at_any_step_is_all_or_nothing(tmp_path, change):
+    from tests.session.test_crash_points import _every_kill_point
+
+    db = tmp_path / "p.db"
+    with Store.open(db) as store:
+        play_solo(store, "Ben", HIGH)
+        play_solo(store, "Benjamin", HIGH)
+        play_solo(store, "Benjamin", HIGH)
+    before, after, statements = _every_kill_point(db, change)
+    assert statements > 3 and before[1] != after[1]  # the profiles changed, and no game did:
+    assert [g[:4] for g in before[0]] == [g[:4] for g in after[0]]
