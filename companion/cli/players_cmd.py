@@ -32,7 +32,7 @@ player can have, 4 busy or changed elsewhere, 6 read-only or disk full, 8 no suc
 """
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``players`` command and its sub-commands."""
     p = sub.add_parser(
         "players",
@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     actions = p.add_subparsers(dest="action", metavar="ACTION")
 
     def action(name: str, help: str) -> argparse.ArgumentParser:
-        a = actions.add_parser(name, help=help, description=help)
+        a: argparse.ArgumentParser = actions.add_parser(name, help=help, description=help)
         # also accepted after the action; SUPPRESS keeps a value given before it
         a.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print JSON")
         a.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help="database file")

@@ -87,6 +87,7 @@ def test_delete_a_player_without_games_and_json_answers(cli):
         (["rename"], ExitCode.USAGE, "required"),
         (["shred", "Ana"], ExitCode.USAGE, "invalid choice"),
     ],
+    ids=lambda v: "_".join(a.replace(" ", "") or "EMPTY" for a in v)[:30] if isinstance(v, list) else "",
 )
 def test_refusals_are_one_line_with_their_exit_code_and_change_nothing(cli, args, code, words):
     before = snapshot(cli.db)

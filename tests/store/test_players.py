@@ -180,7 +180,9 @@ REFUSALS = [
 ]
 
 
-@pytest.mark.parametrize(("change", "error", "code", "words"), REFUSALS)
+@pytest.mark.parametrize(
+    ("change", "error", "code", "words"), REFUSALS, ids=[f"{r[1].__name__}-{i}" for i, r in enumerate(REFUSALS)]
+)
 def test_a_refused_change_says_why_in_one_line_and_changes_nothing(table, change, error, code, words):
     before = snapshot(table)
     with Store.open(table) as store:

@@ -258,3 +258,23 @@ def test_a_players_page_counts_games_for_the_profile_not_the_name_played_under()
     assert (g.played, g.wins, g.best, g.average) == (2, 1, 5, 3.5)
     assert set(page.rivals) == {"Ben"} and (page.rivals["Ben"].together, page.rivals["Ben"].losses) == (2, 1)
     assert player_page("Ana", sessions).games["seven"].played == 1
+
+
+def test_the_new_game_form_drops_a_seat_whose_profile_was_renamed(players):
+    app, screen = players
+    form = app.go("newgame")
+    form.clear_seats()
+    for name in ("Ines", "Jory"):
+        kd.type_text(kd.find(form, key="new_name"), name)
+        kd.tap_key(form, "add_player")
+    assert list(form.seats) == ["Ines", "Jory"]
+    show_players(app)
+    choose(screen, "Ines")
+    kd.tap_key(screen, "player:rename")
+    kd.type_text(kd.find_open(key="rename:name"), "Inez")
+    kd.tap(kd.find_open(key="rename:yes"))
+    app.go("newgame")
+    kd.pump(3)
+    assert list(form.seats) == ["Jory"]  # not a new profile under the old name at the start
+    kd.tap_key(form, "player:Inez")
+    assert list(form.seats) == ["Jory", "Inez"]
