@@ -278,3 +278,21 @@ def test_the_new_game_form_drops_a_seat_whose_profile_was_renamed(players):
     assert list(form.seats) == ["Jory"]  # not a new profile under the old name at the start
     kd.tap_key(form, "player:Inez")
     assert list(form.seats) == ["Jory", "Inez"]
+
+
+def test_a_rematch_seats_a_renamed_player_by_their_profile(players):
+    app, screen = players
+    sid = finished_game(app, "Kim", "Lou")
+    show_players(app)
+    choose(screen, "Kim")
+    kd.tap_key(screen, "player:rename")
+    kd.type_text(kd.find_open(key="rename:name"), "Kimberly")
+    kd.tap(kd.find_open(key="rename:yes"))
+    app.open_session(sid)  # a finished game opens on its result
+    kd.pump(3)
+    assert app.manager.current == "over"
+    kd.tap_key(app.root, "over:rematch")
+    rematch = app.controller.session
+    assert rematch.id != sid and rematch.players == ("Kimberly", "Lou")
+    assert "Kim" not in {p.name for p in app.store.players()}  # no stray profile under the old name
+    assert app.store.player_sessions("Kimberly") == [sid, rematch.id]
