@@ -37,6 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "players",
         help="list player profiles with games played and won; add, rename, merge or delete one",
+        usage="%(prog)s [-h] [--json] [--db PATH] [ACTION ...]",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
