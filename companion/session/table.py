@@ -112,6 +112,8 @@ class TableSession:
         self.uuid = record.uuid
         self.config: dict[str, Any] = record.config
         self.players: tuple[str, ...] = record.players
+        #: the names, now, of the profiles the seats count for (a renamed player's new name)
+        self.profiles: tuple[str, ...] = record.profiles or record.players
         self.seed = record.seed
         self.created = record.created
         self.hardware: dict[str, Any] = record.hardware

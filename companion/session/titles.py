@@ -13,6 +13,10 @@ Titles are worked out again from the whole history whenever a session finishes o
 being finished (an undo), and written to ``profile["titles"][game]`` (the words shown
 with the player) and ``profile[game]`` (the facts). Nothing is ever counted up
 incrementally, so undo, redo or a replayed game can neither double-count nor lose a title.
+
+A stored result names the players as they were called at that table; before the hook
+sees it, those names are replaced by the names of the profiles the seats count for now
+(:func:`as_profiles`), so a renamed or merged player keeps every title their games earned.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ def refresh_titles(store: Store, game: Game) -> dict[str, dict[str, Any]]:
         return {}
     finished = (r for r in store.sessions(game.NAME) if r.finished and r.result and not r.damaged)
     records = sorted(finished, key=lambda r: r.id)
-    found: dict[str, dict[str, Any]] = hook([r.result for r in records])
+    found: dict[str, dict[str, Any]] = hook([as_profiles(r.result, r.players, r.profiles) for r in records])
     changed: dict[str, dict[str, Any]] = {}
     for player in store.players():
         profile = dict(player.profile)
@@ -60,6 +64,29 @@ def refresh_titles(store: Store, game: Game) -> dict[str, dict[str, Any]]:
         store.update_profiles(changed)
         log.info("%s titles updated for %s", game.NAME, ", ".join(sorted(changed)))
     return found
+
+
+def as_profiles(data: Any, seats: Sequence[str], profiles: Sequence[str]) -> Any:
+    """``data`` (a stored result, JSON) with each seat's name replaced by its profile's name
+    now: as keys, and as whole text values. Returned unchanged when no name differs.
+
+    A game never seats one profile twice (merging players who sat together is refused),
+    so the replacement keeps the players of one game apart.
+    """
+    names = {seat: profile for seat, profile in zip(seats, profiles, strict=False) if seat != profile}
+    if not names:
+        return data
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, str):
+            return names.get(value, value)
+        if isinstance(value, Mapping):
+            return {names.get(k, k) if isinstance(k, str) else k: swap(v) for k, v in value.items()}
+        if isinstance(value, list | tuple):
+            return [swap(v) for v in value]
+        return value
+
+    return swap(data)
 
 
 def seating_rules(store: Store, game: Game, players: Sequence[str]) -> dict[str, Any]:

@@ -1,10 +1,16 @@
 """SQLite persistence (embedded, one file per profile). Nothing else touches SQL."""
 
-from companion.store.db import JournalEntry, PlayerRecord, SessionRecord, Store
+from companion.store.db import JournalEntry, PlayerRecord, SessionRecord, Store, has_games_message
 from companion.store.errors import (
     AlreadyStored,
+    BadName,
     GameDamaged,
+    NameTaken,
     NotFound,
+    PlayedTogether,
+    PlayerHasGames,
+    PlayerRefused,
+    ProfileChanged,
     StaleWrite,
     StorageError,
     StorageFull,
@@ -18,15 +24,23 @@ from companion.store.errors import (
     StoreUsage,
 )
 from companion.store.journal import GENESIS
+from companion.store.names import MAX_NAME, check_name
 from companion.store.paths import data_dir, default_db_path
 
 __all__ = [
     "GENESIS",
+    "MAX_NAME",
     "AlreadyStored",
+    "BadName",
     "GameDamaged",
     "JournalEntry",
+    "NameTaken",
     "NotFound",
+    "PlayedTogether",
+    "PlayerHasGames",
     "PlayerRecord",
+    "PlayerRefused",
+    "ProfileChanged",
     "SessionRecord",
     "StaleWrite",
     "StorageError",
@@ -40,6 +54,8 @@ __all__ = [
     "StoreRefused",
     "StoreTooNew",
     "StoreUsage",
+    "check_name",
     "data_dir",
     "default_db_path",
+    "has_games_message",
 ]

@@ -29,8 +29,13 @@ from urllib.parse import quote
 
 from companion.store.errors import (
     AlreadyStored,
+    BadName,
     GameDamaged,
+    NameTaken,
     NotFound,
+    PlayedTogether,
+    PlayerHasGames,
+    ProfileChanged,
     StaleWrite,
     StorageError,
     StoreCorrupt,
@@ -40,6 +45,7 @@ from companion.store.errors import (
     StoreUsage,
 )
 from companion.store.journal import GENESIS, canonical, chain
+from companion.store.names import check_name
 from companion.store.paths import data_dir
 from companion.store.schema import AFTER_STEPS, APPLICATION_ID, MIGRATIONS, PYTHON_STEPS, SCHEMA_VERSION
 from companion.store.sqlite_errors import error_name as _error_name
@@ -60,9 +66,14 @@ def _now() -> str:
 class SessionRecord:
     """A table session as stored: ``cursor`` counts the actions in effect (the rest can be redone).
 
+    ``players`` are the names the players had at this table, in seating order: the names
+    its journal, result and exports use, never changed afterwards. ``profiles`` are the
+    names, now, of the profiles those seats count for (a profile renamed or merged since
+    then has another name); statistics and titles go by ``profiles``.
+
     ``damaged`` is empty for a sound record; otherwise it says what is wrong, and only
-    ``id``, ``game`` and ``players`` can be trusted (:meth:`Store.sessions` lists such
-    records so they can be shown; :meth:`Store.session` refuses them).
+    ``id``, ``game``, ``players`` and ``profiles`` can be trusted (:meth:`Store.sessions`
+    lists such records so they can be shown; :meth:`Store.session` refuses them).
     """
 
     id: int
@@ -78,6 +89,7 @@ class SessionRecord:
     hardware: dict[str, Any]
     uuid: str = ""
     damaged: str = ""
+    profiles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,12 +103,19 @@ class JournalEntry:
 
 @dataclass(frozen=True)
 class PlayerRecord:
-    """A player profile; ``profile`` holds titles and other facts games keep on a player."""
+    """A player profile; ``profile`` holds titles and other facts games keep on a player
+    (``profile["aliases"]``: the other names this player had, through renames and merges)."""
 
     id: int
     name: str
     created: str
     profile: dict[str, Any]
+
+    @property
+    def key(self) -> tuple[int, str]:
+        """What tells this profile from any other, ever: its id and when it was created
+        (an id can be given again after a profile is deleted)."""
+        return (self.id, self.created)
 
 
 def _check_header(path: Path) -> None:
@@ -395,16 +414,27 @@ class Store:
     # -- players --------------------------------------------------------------------------
 
     def _player_id(self, conn: sqlite3.Connection, name: str) -> int:
-        row = conn.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+        """The id of the profile called ``name`` (case-insensitive), created if new.
+
+        Raises:
+            BadName: there is no such profile and ``name`` cannot name one.
+        """
+        row = conn.execute("SELECT id FROM players WHERE name = ?", (name.strip(),)).fetchone()
         if row:
             return int(row[0])
-        return int(conn.execute("INSERT INTO players (name, created) VALUES (?, ?)", (name, _now())).lastrowid or 0)
+        clean = check_name(name)
+        return int(conn.execute("INSERT INTO players (name, created) VALUES (?, ?)", (clean, _now())).lastrowid or 0)
 
     def add_player(self, name: str) -> PlayerRecord:
-        """The profile called ``name`` (case-insensitive), created if new."""
+        """The profile called ``name`` (case-insensitive), created if new.
+
+        Raises:
+            BadName: ``name`` cannot name a player (empty, too long, control characters).
+        """
+        clean = check_name(name)
         with self.transaction() as conn:
-            self._player_id(conn, name.strip())
-        return self.player(name)
+            self._player_id(conn, clean)
+        return self.player(clean)
 
     def _player(self, row: Sequence[Any]) -> PlayerRecord:
         try:
@@ -420,8 +450,10 @@ class Store:
         """The profile called ``name``.
 
         Raises:
+            BadName: ``name`` is empty.
             NotFound: no such player.
         """
+        _given(name)
         rows = self._read("SELECT id, name, created, profile FROM players WHERE name = ?", (name.strip(),))
         if not rows:
             raise NotFound(f"there is no player called {name!r}")
@@ -436,6 +468,154 @@ class Store:
         with self.transaction() as conn:
             for name, profile in profiles.items():
                 conn.execute("UPDATE players SET profile = ? WHERE name = ?", (canonical(dict(profile)), name))
+
+    # -- renaming, merging and deleting profiles ---------------------------------------------
+    #
+    # A game's journal, result and exports name the players as they were called at that
+    # table (``seats.name``); a seat counts for a profile through ``seats.player_id``. So a
+    # rename or a merge changes profiles and seat links only: no journal row, hash, result
+    # or export changes, a game open elsewhere keeps its head, and replays stay valid.
+
+    def player_sessions(self, name: str) -> list[int]:
+        """The ids of the games the profile called ``name`` sat in, oldest first.
+
+        Raises:
+            NotFound: no such player.
+        """
+        pid = self.player(name).id
+        return [
+            int(r[0])
+            for r in self._read("SELECT DISTINCT session_id FROM seats WHERE player_id = ? ORDER BY session_id", (pid,))
+        ]
+
+    def _profile_row(
+        self, conn: sqlite3.Connection, name: str, seen: tuple[int, str] | None
+    ) -> tuple[int, str, dict[str, Any]]:
+        """(id, name, profile facts) of the profile called ``name``, inside a write.
+
+        Raises:
+            BadName: ``name`` is empty.
+            NotFound: no such player (and ``seen`` was not given).
+            ProfileChanged: ``seen`` is not the key of the profile now called ``name``.
+        """
+        _given(name)
+        row = conn.execute("SELECT id, name, created, profile FROM players WHERE name = ?", (name.strip(),)).fetchone()
+        if seen is not None and (row is None or (int(row[0]), str(row[2])) != tuple(seen)):
+            raise ProfileChanged(
+                f"the player {_quoted(name)} was renamed, merged or deleted in another window or process "
+                "since you looked; nothing was changed. Look at the players again."
+            )
+        if row is None:
+            raise NotFound(f"there is no player called {_quoted(name)}; nothing was changed")
+        return int(row[0]), str(row[1]), self._player(row).profile
+
+    def rename_player(self, name: str, new_name: str, *, seen: tuple[int, str] | None = None) -> PlayerRecord:
+        """Give the profile called ``name`` the name ``new_name``, in one transaction.
+
+        Its games, statistics and titles stay with it (they go by the profile, not the
+        name); its games keep the name they were played under. The old name is kept in
+        ``profile["aliases"]``. A change of capitals only ("ana" -> "Ana") is allowed.
+        ``seen`` is the profile's :attr:`PlayerRecord.key` as the caller saw it (refused if
+        the name now belongs to another profile).
+
+        Raises:
+            BadName: ``new_name`` cannot name a player.
+            NotFound: no player is called ``name``.
+            NameTaken: another player is already called ``new_name`` (merge them instead).
+            ProfileChanged: ``seen`` no longer matches (changed elsewhere).
+            StorageError, StoreBusy: it could not be saved.
+        """
+        clean = check_name(new_name)
+        with self.transaction() as conn:
+            pid, old, profile = self._profile_row(conn, name, seen)
+            other = conn.execute("SELECT name FROM players WHERE name = ? AND id != ?", (clean, pid)).fetchone()
+            if other is not None:
+                raise NameTaken(
+                    f"there is already a player called {_quoted(str(other[0]))}; nothing was changed. "
+                    f"If {old} and {other[0]} are the same person, merge them instead."
+                )
+            if clean != old:
+                profile = _with_aliases(profile, [old], clean)
+                conn.execute("UPDATE players SET name = ?, profile = ? WHERE id = ?", (clean, canonical(profile), pid))
+                log.info("player %d renamed from %r to %r", pid, old, clean)
+        return self.player(clean)
+
+    def merge_players(
+        self, into: str, other: str, *, seen: tuple[tuple[int, str], tuple[int, str]] | None = None
+    ) -> PlayerRecord:
+        """Merge the profile called ``other`` into the one called ``into``, in one transaction:
+        every seat of ``other`` counts for ``into`` from now on, ``into`` keeps its name and
+        facts (and takes those of ``other`` it lacks), and ``other`` leaves the list (its
+        names join ``into``'s aliases). Games keep the names they were played under.
+
+        Titles derived from games must be worked out again afterwards, in the same
+        transaction (``companion.session.profiles`` does both).
+
+        ``seen`` are the two profiles' keys as the caller saw them.
+
+        Raises:
+            BadName: ``into`` and ``other`` are the same player.
+            NotFound: either player does not exist.
+            PlayedTogether: they sat in the same game, so they are two people.
+            ProfileChanged: ``seen`` no longer match (changed elsewhere).
+            StorageError, StoreBusy: it could not be saved.
+        """
+        with self.transaction() as conn:
+            keep, keep_name, keep_profile = self._profile_row(conn, into, seen[0] if seen else None)
+            drop, drop_name, drop_profile = self._profile_row(conn, other, seen[1] if seen else None)
+            if keep == drop:
+                raise BadName(f"{_quoted(into)} and {_quoted(other)} are the same player; name two players to merge")
+            shared = tuple(
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT DISTINCT a.session_id FROM seats a JOIN seats b ON a.session_id = b.session_id "
+                    "WHERE a.player_id = ? AND b.player_id = ? ORDER BY a.session_id",
+                    (keep, drop),
+                ).fetchall()
+            )
+            if shared:
+                raise PlayedTogether(
+                    f"{keep_name} and {drop_name} sat at the same table in {_games_words(shared)}, so they are "
+                    "two people and cannot be merged; nothing was changed",
+                    shared,
+                )
+            profile = {**drop_profile, **keep_profile}
+            profile.pop(ALIASES, None)
+            aliases = [*_aliases(keep_profile), drop_name, *_aliases(drop_profile)]
+            profile = _with_aliases(profile, aliases, keep_name)
+            conn.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", (keep, drop))
+            conn.execute("UPDATE players SET profile = ? WHERE id = ?", (canonical(profile), keep))
+            conn.execute("DELETE FROM players WHERE id = ?", (drop,))
+            log.info("player %d (%r) merged into %d (%r)", drop, drop_name, keep, keep_name)
+        return self.player(keep_name)
+
+    def delete_player(self, name: str, *, seen: tuple[int, str] | None = None) -> PlayerRecord:
+        """Delete the profile called ``name``, which must have no games (one transaction).
+
+        A player with games is refused: the games (journals, results, exports) keep
+        their name, and statistics and titles need a profile to count for. Merge a
+        duplicate into the right profile instead. Returns the profile as it was.
+
+        Raises:
+            NotFound: no such player.
+            PlayerHasGames: they sat in at least one game.
+            ProfileChanged: ``seen`` no longer matches (changed elsewhere).
+            StorageError, StoreBusy: it could not be saved.
+        """
+        with self.transaction() as conn:
+            pid, old, _ = self._profile_row(conn, name, seen)
+            record = self.player(old)
+            games = tuple(
+                int(r[0])
+                for r in conn.execute(
+                    "SELECT DISTINCT session_id FROM seats WHERE player_id = ? ORDER BY session_id", (pid,)
+                ).fetchall()
+            )
+            if games:
+                raise PlayerHasGames(has_games_message(old, games), games)
+            conn.execute("DELETE FROM players WHERE id = ?", (pid,))
+            log.info("player %d (%r) deleted", pid, old)
+        return record
 
     # -- sessions ---------------------------------------------------------------------------
 
@@ -477,7 +657,13 @@ class Store:
         if not 0 <= cursor <= len(actions):
             raise StoreError(f"an imported game cannot stand at action {cursor} of {len(actions)}")
         return self._insert_session(
-            game, config, seed, players, actions=actions, cursor=cursor, hardware=hardware,
+            game,
+            config,
+            seed,
+            players,
+            actions=actions,
+            cursor=cursor,
+            hardware=hardware,
             uuid=uuid or str(uuidlib.uuid4()),
         )
 
@@ -510,8 +696,8 @@ class Store:
             )
             for seat, name in enumerate(players):
                 conn.execute(
-                    "INSERT INTO seats (session_id, seat, player_id) VALUES (?, ?, ?)",
-                    (sid, seat, self._player_id(conn, name)),
+                    "INSERT INTO seats (session_id, seat, player_id, name) VALUES (?, ?, ?, ?)",
+                    (sid, seat, self._player_id(conn, name), name.strip()),
                 )
             head = GENESIS
             rows = []
@@ -532,14 +718,12 @@ class Store:
 
     def _record(self, row: Sequence[Any]) -> SessionRecord:
         sid = int(row[0])
-        players = tuple(
-            str(r[0])
-            for r in self._read(
-                "SELECT p.name FROM seats s JOIN players p ON p.id = s.player_id "
-                "WHERE s.session_id = ? ORDER BY s.seat",
-                (sid,),
-            )
+        seats = self._read(
+            "SELECT COALESCE(s.name, p.name), p.name FROM seats s JOIN players p ON p.id = s.player_id "
+            "WHERE s.session_id = ? ORDER BY s.seat",
+            (sid,),
         )
+        players = tuple(str(r[0]) for r in seats)
         problem = ""
         config: Any = {}
         result: Any = None
@@ -583,6 +767,7 @@ class Store:
             hardware=hardware,
             uuid=str(row[10] or ""),
             damaged=problem,
+            profiles=tuple(str(r[1]) for r in seats),
         )
 
     def damaged(self, session_id: int, what: str) -> GameDamaged:
@@ -624,9 +809,7 @@ class Store:
         Raises:
             GameDamaged: an entry does not decode, is missing, or its hash does not chain.
         """
-        rows = self._read(
-            "SELECT seq, action, hash FROM actions WHERE session_id = ? ORDER BY seq", (session_id,)
-        )
+        rows = self._read("SELECT seq, action, hash FROM actions WHERE session_id = ? ORDER BY seq", (session_id,))
         entries = []
         head = GENESIS
         for number, (seq, text, digest) in enumerate(rows, start=1):
@@ -782,6 +965,61 @@ class Store:
         """Remove a session and its journal."""
         with self.transaction() as conn:
             conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
+
+#: The profile key that lists a player's other names (renamed from, merged in).
+ALIASES = "aliases"
+#: At most this many aliases are kept on a profile (the most recent).
+MAX_ALIASES = 16
+
+
+def _given(name: object) -> None:
+    """Refuse an empty name where a player is named (the name of no one)."""
+    if not isinstance(name, str) or not name.strip():
+        raise BadName("name a player: the name given is empty")
+
+
+def _quoted(name: str) -> str:
+    text = name.strip()
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _aliases(profile: Mapping[str, Any]) -> list[str]:
+    found = profile.get(ALIASES)
+    return [a for a in found if isinstance(a, str)] if isinstance(found, list) else []
+
+
+def _with_aliases(profile: Mapping[str, Any], new: Sequence[str], name: str) -> dict[str, Any]:
+    """``profile`` with ``new`` added to its aliases (no repeats, never its own ``name``)."""
+    seen = {name.casefold()}
+    aliases = []
+    for alias in [*_aliases(profile), *new]:
+        if alias.casefold() not in seen:
+            seen.add(alias.casefold())
+            aliases.append(alias)
+    out = {k: v for k, v in profile.items() if k != ALIASES}
+    if aliases:
+        out[ALIASES] = aliases[-MAX_ALIASES:]
+    return out
+
+
+def _games_words(games: Sequence[int]) -> str:
+    """ "game 4", "games 1, 4 and 7", "12 games (1, 4, 7 and 9 more)"."""
+    ids = [str(g) for g in games]
+    if len(ids) == 1:
+        return f"game {ids[0]}"
+    if len(ids) <= 4:
+        return f"games {', '.join(ids[:-1])} and {ids[-1]}"
+    return f"{len(ids)} games ({', '.join(ids[:3])} and {len(ids) - 3} more)"
+
+
+def has_games_message(name: str, games: Sequence[int]) -> str:
+    """Why the player called ``name``, who sat in ``games``, cannot be deleted (one line)."""
+    return (
+        f"{name} cannot be deleted: {name} sat in {_games_words(games)}, "
+        f"which {'keeps' if len(games) == 1 else 'keep'} that name. "
+        f"If {name} is a second name for someone else, merge {name} into that player instead; nothing was changed"
+    )
 
 
 def _same_folder(a: Path, b: Path) -> bool:

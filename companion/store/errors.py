@@ -99,3 +99,43 @@ class NotFound(StoreError, LookupError):
     """No game, player or folder with that id or name."""
 
     exit_code = ExitCode.NOT_FOUND
+
+
+class BadName(StoreUsage):
+    """A name no player can have (empty, too long, control characters); nothing was changed."""
+
+
+class ProfileChanged(StoreConflict):
+    """A player profile was renamed, merged or deleted elsewhere since the writer looked."""
+
+
+class PlayerRefused(StoreError):
+    """A change to player profiles that would make the stored games wrong; nothing was changed."""
+
+    exit_code = ExitCode.ERROR
+
+
+class NameTaken(PlayerRefused):
+    """Another profile already has that name."""
+
+
+class PlayedTogether(PlayerRefused):
+    """Two profiles that sat at the same table are different people and cannot be merged.
+
+    ``games`` holds the ids of the games they shared.
+    """
+
+    def __init__(self, message: str, games: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.games = games
+
+
+class PlayerHasGames(PlayerRefused):
+    """A profile with games cannot be deleted (the games keep its name).
+
+    ``games`` holds the ids of its games.
+    """
+
+    def __init__(self, message: str, games: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.games = games

@@ -53,6 +53,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sessions ADD COLUMN uuid TEXT;
     ALTER TABLE actions ADD COLUMN hash TEXT;
     """,
+    # 3: a seat keeps the name its player had at that table (the name the game's journal,
+    # result and exports use) while player_id says whose profile it counts for, so a
+    # profile can be renamed or merged without rewriting any game (its journal, hashes
+    # and exports stay as they were).
+    """
+    ALTER TABLE seats ADD COLUMN name TEXT;
+    UPDATE seats SET name = (SELECT p.name FROM players p WHERE p.id = seats.player_id);
+    CREATE INDEX seats_by_player ON seats (player_id);
+    """,
 )
 
 #: Python steps run after a migration's SQL, in its transaction: version -> step name.

@@ -61,5 +61,3 @@ def translate(exc: sqlite3.Error, path: Path) -> StoreError:
             "Check the disk and the file's permissions, then try again."
         )
     return StoreError(f"the database {path} failed ({text}); nothing was saved")
-
-

@@ -60,14 +60,18 @@ class PlayerPage:
 
 
 def player_page(name: str, sessions: Iterable[Any]) -> PlayerPage:
-    """The page of ``name`` from stored session records (``companion.store`` SessionRecord)."""
+    """The page of the profile ``name`` from stored session records (``companion.store``
+    SessionRecord): a game counts for the profiles its seats count for now (``profiles``),
+    its result names the players as they were called at that table (``players``)."""
     page = PlayerPage(name)
     key = name.casefold()
     for record in sessions:
-        seated = {p.casefold(): p for p in record.players}
-        if key not in seated:
+        profiles = getattr(record, "profiles", None) or record.players
+        seat_of = dict(zip(profiles, record.players, strict=False))
+        found = [p for p in profiles if p.casefold() == key]
+        if not found:
             continue
-        me = seated[key]
+        me = seat_of[found[0]]
         game = page.games.setdefault(record.game, GameRecord())
         game.played += 1
         if not record.finished:
@@ -80,10 +84,10 @@ def player_page(name: str, sessions: Iterable[Any]) -> PlayerPage:
         score = (result.get("scores") or {}).get(me)
         if isinstance(score, int | float) and not isinstance(score, bool):
             game.scores.append(float(score))
-        for other in record.players:
+        for rival, other in seat_of.items():
             if other == me:
                 continue
-            h2h = page.rivals.setdefault(other, HeadToHead())
+            h2h = page.rivals.setdefault(rival, HeadToHead())
             h2h.together += 1
             h2h.wins += me in winners
             h2h.losses += other in winners

@@ -57,7 +57,11 @@ class NewGameScreen(Screen):
         app = App.get_running_app()
         box = self.ids.profiles
         box.clear_widgets()
-        for record in app.store.players():
+        records = app.store.players()
+        known = {record.name for record in records}
+        if any(s not in known for s in self.seats):  # renamed, merged or deleted meanwhile
+            self.seats = [s for s in self.seats if s in known]
+        for record in records:
             chip = PToggle(text=record.name, value=record.name, key=f"player:{record.name}",
                            state="down" if record.name in self.seats else "normal")
             chip.bind(on_release=lambda w: self.toggle_seat(w.value, w.state == "down"))

@@ -132,9 +132,10 @@ class GameOverScreen(Screen):
         if c is None:
             return
         app = App.get_running_app()
-        players = list(c.session.players)
+        # seated by their profiles' names now (a player renamed meanwhile keeps their profile)
+        players = list(c.session.profiles)
         try:
-            app.start_game(c.session.game_name, players, rematch_rules(c.session.config, players))
+            app.start_game(c.session.game_name, players, rematch_rules(c.session.config, c.session.players))
         except PurserError as exc:
             self.error = str(exc)
 
@@ -144,7 +145,7 @@ class GameOverScreen(Screen):
         if c is None:
             return
         app = App.get_running_app()
-        game, players = c.session.game_name, list(c.session.players)
+        game, players = c.session.game_name, list(c.session.profiles)
         app.close_game()
         screen = app.go("newgame")
         screen.choose_game(game)
