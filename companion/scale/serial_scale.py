@@ -440,6 +440,8 @@ class SerialScale(SerialPortScale[_Opened]):
         """
         name = _command_name(line)
         with self._cmd_lock:
+            if self._closed or self._stop.is_set():
+                raise ScaleError("the balance's link is closed; open the balance again")
             if not self._online:
                 raise ScaleError("the balance is unplugged")
             while not self._replies.empty():
@@ -449,6 +451,11 @@ class SerialScale(SerialPortScale[_Opened]):
                 self._link.port.flush()
             except (serial.SerialException, OSError) as exc:
                 raise ScaleError(f"cannot talk to the balance: {exc}") from exc
+            except (TypeError, ValueError) as exc:
+                # pyserial's write on a port closed by another thread meanwhile
+                if self._closed or self._stop.is_set():
+                    raise ScaleError("the balance's link is closed; open the balance again") from exc
+                raise
             deadline = time.monotonic() + timeout
             while True:
                 wait = deadline - time.monotonic()
