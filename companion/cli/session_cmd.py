@@ -87,7 +87,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="scores, whose turn it is and what happened",
         description="Prints what the whole table may see: no concealed card is ever named (the "
         "history lists each action as the table saw it). With --as PLAYER it prints instead what "
-        "only that player may see: the concealed cards Purser dealt them and the moves that name "
+        "only that player may see: their concealed cards and the moves that name "
         "those cards; let only that player look.",
     )
     _session_args(p)
