@@ -56,10 +56,12 @@ class _GamesHelpAction(argparse.Action):
 
 
 def add_parser_with_game_help(
-    sub: argparse._SubParsersAction, name: str, **kwargs: Any
+    sub: argparse._SubParsersAction[argparse.ArgumentParser], name: str, **kwargs: Any
 ) -> argparse.ArgumentParser:
     """A sub-command whose --help also shows each game's actions and house rules."""
-    parser = sub.add_parser(name, add_help=False, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs)
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, add_help=False, formatter_class=argparse.RawDescriptionHelpFormatter, **kwargs
+    )
     parser.add_argument("-h", "--help", action=_GamesHelpAction, help="show this help, with every game's actions")
     return parser
 

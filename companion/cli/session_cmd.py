@@ -19,7 +19,8 @@ from companion.cli.common import (
     warn,
 )
 from companion.errors import ExitCode, PurserError
-from companion.games import IllegalAction
+from companion.games import IllegalAction, views
+from companion.games.base import PrivateView, Summary, shown
 from companion.session import BadJSON, Hardware, MalformedAction, NothingToUndo, TableSession, parse_json
 from companion.session.exports import MAX_EXPORT_BYTES, read_export
 from companion.session.hardware import needs_hardware
@@ -38,24 +39,31 @@ from companion.store import (
 from companion.store.db import MAX_INT
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the session commands."""
     p = add_parser_with_game_help(sub, "new", help="start a game session and print its id")
     p.add_argument("game", help="which game (see `purser games`)")
     p.add_argument("--players", required=True, help="comma-separated names in seating order, e.g. Ana,Ben,Cy")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="a house rule (repeatable)")
-    p.add_argument("--seed", type=_seed,
-                   help=f"seed for anything Purser draws at random, 0 to {MAX_INT} (default: random)")
-    p.add_argument("--scale", metavar="URL",
-                   help="the balance for this game (default auto://; sim:// for the built-in simulator)")
-    p.add_argument("--camera", metavar="URL",
-                   help="the dice camera for this game (default auto://: the first camera, else the simulator; "
-                   "sim://, cv://0, file://PATH)")
+    p.add_argument(
+        "--seed", type=_seed, help=f"seed for anything Purser draws at random, 0 to {MAX_INT} (default: random)"
+    )
+    p.add_argument(
+        "--scale", metavar="URL", help="the balance for this game (default auto://; sim:// for the built-in simulator)"
+    )
+    p.add_argument(
+        "--camera",
+        metavar="URL",
+        help="the dice camera for this game (default auto://: the first camera, else the simulator; "
+        "sim://, cv://0, file://PATH)",
+    )
     add_db_option(p)
     p.set_defaults(func=cmd_new)
 
     p = add_parser_with_game_help(
-        sub, "play", help="apply JSON actions from stdin, one per line; print one JSON result line each",
+        sub,
+        "play",
+        help="apply JSON actions from stdin, one per line; print one JSON result line each",
         description="Reads one JSON action per line on stdin. Each line gets one JSON line back: "
         '{"ok": true, "seq": N, "events": [...], "prompt": "..."} once the action is saved, or '
         '{"ok": false, "error": KIND, "message": "..."} when nothing was changed, where KIND is '
@@ -63,17 +71,34 @@ def register(sub: argparse._SubParsersAction) -> None:
         '"stale" (the game changed in another window or process: it has been re-read, see "seq" '
         'and "prompt", and the line can be sent again if still legal), "hardware", "busy", '
         '"storage" (disk full or read-only) or "damaged"; the stream goes on either way. '
+        "It ends with 0 when every line was applied, otherwise with the exit code of the first "
+        "refused line (2 malformed, 3 illegal or nothing to undo, 4 stale or busy, 5 damaged, "
+        "6 storage, 7 hardware). "
         'An action with "from": "scale" or "from": "camera" is measured first with the game\'s '
-        'scale or camera (see `purser new --scale/--camera`). '
+        "scale or camera (see `purser new --scale/--camera`). "
         '{"type": "undo"} and {"type": "redo"} work too.',
     )
     _session_args(p)
     p.set_defaults(func=cmd_play)
 
-    p = add_parser_with_game_help(sub, "show", help="scores, whose turn it is and what happened")
+    p = add_parser_with_game_help(
+        sub,
+        "show",
+        help="scores, whose turn it is and what happened",
+        description="Prints what the whole table may see: no concealed card is ever named (the "
+        "history lists each action as the table saw it). With --as PLAYER it prints instead what "
+        "only that player may see: their concealed cards and the moves that name "
+        "those cards; let only that player look.",
+    )
     _session_args(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--history", type=int, default=10, metavar="N", help="how many past actions to list (default 10)")
+    p.add_argument(
+        "--as",
+        dest="as_player",
+        metavar="PLAYER",
+        help="print only PLAYER's private view: their concealed cards and the moves naming them",
+    )
     p.set_defaults(func=cmd_show)
 
     for name, func, words in (
@@ -89,7 +114,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_db_option(p)
     p.set_defaults(func=cmd_sessions)
 
-    p = add_parser_with_game_help(sub, "export", help="print one session as JSON")
+    p = add_parser_with_game_help(
+        sub,
+        "export",
+        help="print one session as JSON (the whole journal: a backup for its owner)",
+        description="Writes the whole journal, as `purser import` needs it to replay the game: "
+        "cards a player named when drawing from a real deck and Guilded deck lists included, "
+        "and the seed that decides Purser's own deck. It is the owner's backup, not something "
+        "to show the table while the game is in play.",
+    )
     _session_args(p)
     p.add_argument("-o", "--output", help="write to this file instead of stdout")
     p.set_defaults(func=cmd_export)
@@ -156,36 +189,44 @@ _ERROR_KINDS: tuple[tuple[type[BaseException], str], ...] = (
     (PurserError, "hardware"),  # the scale or camera gave no trustworthy measurement
 )
 
+#: The exit code a refused line of `purser play` stands for, by its error kind; a kind not
+#: listed takes the error's own ``exit_code``.
+_KIND_CODES = {"malformed": ExitCode.USAGE, "illegal": ExitCode.ILLEGAL}
 
-def _refusal(exc: PurserError) -> dict[str, Any]:
+#: One answer line of `purser play` and the exit code it stands for (0: applied).
+_Answer = tuple[dict[str, Any], int]
+
+
+def _malformed(message: str) -> _Answer:
+    return {"ok": False, "error": "malformed", "message": message}, ExitCode.USAGE
+
+
+def _refusal(exc: PurserError, **extra: Any) -> _Answer:
     kind = next(k for cls, k in _ERROR_KINDS if isinstance(exc, cls))
-    return {"ok": False, "error": kind, "message": str(exc)}
+    return {"ok": False, "error": kind, "message": str(exc), **extra}, _KIND_CODES.get(kind, exc.exit_code)
 
 
-def _apply_line(session: TableSession, line: bytes) -> dict[str, Any]:
-    """One line of `purser play`: its answer, once any change it made is saved."""
+def _apply_line(session: TableSession, line: bytes) -> _Answer:
+    """One line of `purser play`: its answer, once any change it made is saved, and its exit code."""
     try:
         action = parse_json(line)
     except BadJSON as exc:
-        return {"ok": False, "error": "malformed", "message": str(exc)}
+        return _malformed(str(exc))
     if not isinstance(action, dict):
-        return {"ok": False, "error": "malformed",
-                "message": 'an action must be a JSON object such as {"type": "..."}'}
+        return _malformed('an action must be a JSON object such as {"type": "..."}')
     try:
-        if action.get("type") == "undo" and len(action) == 1:
-            entry = session.undo()
-            return {"ok": True, "undone": entry.seq, "events": entry.events, "prompt": session.summary().prompt}
-        if action.get("type") == "redo" and len(action) == 1:
-            entry = session.redo()
-            return {"ok": True, "redone": entry.seq, "events": entry.events, "prompt": session.summary().prompt}
+        if action.get("type") in ("undo", "redo") and len(action) == 1:
+            entry = session.undo() if action["type"] == "undo" else session.redo()
+            done = "undone" if action["type"] == "undo" else "redone"
+            return {"ok": True, done: entry.seq, "events": entry.events, "prompt": session.summary().prompt}, 0
         if needs_hardware(action):
             action = session.resolve(action)
         events = session.apply(action)
     except StaleWrite as exc:  # the session has re-read the game: offer it as it now stands
-        return {**_refusal(exc), "seq": session.cursor, "prompt": session.summary().prompt}
+        return _refusal(exc, seq=session.cursor, prompt=session.summary().prompt)
     except PurserError as exc:
         return _refusal(exc)
-    return {"ok": True, "seq": session.cursor, "events": events, "prompt": session.summary().prompt}
+    return {"ok": True, "seq": session.cursor, "events": events, "prompt": session.summary().prompt}, 0
 
 
 def _lines(stream: Any, limit: int) -> Any:
@@ -203,26 +244,32 @@ def _lines(stream: Any, limit: int) -> Any:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Apply actions from stdin; each result line is written only after the action is saved."""
+    """Apply actions from stdin; each result line is written only after the action is saved.
+
+    Returns 0 when every line was applied, else the exit code of the first refused line
+    (the session goes on after a refusal either way).
+    """
+    first_refusal = 0
     with open_store(args) as store:
         session = _load(store, args.session)
         try:
             for line in _lines(sys.stdin.buffer, MAX_ACTION_BYTES + 1024):
                 if line is None:
-                    most = MAX_ACTION_BYTES // 1024
-                    print_json({"ok": False, "error": "malformed",
-                                "message": f"the line is too long (an action is at most {most} kB)"})
+                    answer = _malformed(f"the line is too long (an action is at most {MAX_ACTION_BYTES // 1024} kB)")
+                elif not line.strip():
                     continue
-                if not line.strip():
-                    continue
-                print_json(_apply_line(session, line))
+                else:
+                    answer = _apply_line(session, line)
+                print_json(answer[0])
+                first_refusal = first_refusal or answer[1]
         finally:
             session.close()
-    return 0
+    return first_refusal
 
 
 def _session_json(session: TableSession, history: int) -> dict[str, Any]:
     entries = session.history()
+    public = views.public_history(session.game, [(e.action, e.events) for e in entries[-history:]]) if history else []
     return {
         "id": session.id,
         "game": session.game_name,
@@ -231,25 +278,79 @@ def _session_json(session: TableSession, history: int) -> dict[str, Any]:
         "cursor": session.cursor,
         "can_undo": session.can_undo,
         "can_redo": session.can_redo,
-        "summary": session.summary().to_json(),
-        "legal_actions": session.legal_actions(),
-        "history": [{"seq": e.seq, "action": e.action, "text": e.text} for e in entries[-history:]] if history else [],
+        **views.public_view(session.game, session.state),
+        "history": [{"seq": e.seq, **shown} for e, shown in zip(entries[-history:], public, strict=True)]
+        if history
+        else [],
     }
 
 
+class _NoSuchPlayer(PurserError):
+    exit_code = ExitCode.NOT_FOUND
+
+
+def _private_view(session: TableSession, name: str) -> PrivateView:
+    """``name``'s private view (the name matched regardless of case).
+
+    Raises:
+        _NoSuchPlayer: nobody of that name plays in this game.
+    """
+    match = next((p for p in session.players if p.casefold() == name.strip().casefold()), None)
+    if match is None:
+        raise _NoSuchPlayer(
+            f"nobody called {shown(name)} plays in game {session.id} (players: {', '.join(session.players)}); "
+            "nothing was shown"
+        )
+    return views.private_view(session.game, session.state, match)
+
+
+def _show_private(session: TableSession, name: str, as_json: bool) -> None:
+    view = _private_view(session, name)
+    if as_json:
+        print_json({"id": session.id, "game": session.game_name, **view.to_json()})
+        return
+    who = view.player
+    say(f"Game {session.id}: {session.game.TITLE}, for {who}'s eyes only")
+    if not view.concealed:
+        say(f"{who} holds no concealed card that Purser dealt: everything Purser knows is on the table.")
+    else:
+        say(f"{who}'s concealed cards: {', '.join(view.concealed)}")
+    if view.actions:
+        say(f"Moves only {who} may send to `purser play` (each names a concealed card):")
+        for action in view.actions:
+            say("  " + json.dumps(action, ensure_ascii=False))
+
+
+def _score_names(summary: Summary) -> dict[str, str]:
+    """Each player as the score lines call them: the pirate name they go by where the game
+    gives one (Swashbuckle's ``standings``), otherwise their name."""
+    names = {p: p for p in summary.scores}
+    for row in summary.detail.get("standings") or ():
+        if isinstance(row, dict) and row.get("player") in names and row.get("shown_as"):
+            names[row["player"]] = str(row["shown_as"])
+    return names
+
+
 def cmd_show(args: argparse.Namespace) -> int:
-    """Print a session's summary and recent history."""
+    """Print a session's summary and recent history (or, with ``--as``, one player's private view)."""
     history = max(0, args.history)
     with open_store(args) as store:
         session = _load(store, args.session)
+        if args.as_player is not None:
+            _show_private(session, args.as_player, args.json)
+            return 0
         if args.json:
             print_json(_session_json(session, history))
             return 0
         summary = session.summary()
         say(f"Game {session.id}: {session.game.TITLE}, {'finished' if summary.over else 'in play'}")
+        names = _score_names(summary)
+        monikers = (summary.detail.get("monikers") or {}) if summary.over else {}
+        width = max([16, *(len(n) for n in names.values())])
         for player, score in summary.scores.items():
             marker = "*" if player in summary.to_act else " "
-            say(f" {marker} {player:<16} {score:g}")
+            earned = f"  {monikers[player]}" if monikers.get(player) else ""
+            say(f" {marker} {names[player]:<{width}} {score:g}{earned}".rstrip())
         entries = session.history()
         if entries and history:
             say("History:")
@@ -284,12 +385,20 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     with open_store(args) as store:
         records = store.sessions()
         if args.json:
-            print_json([
-                {"id": r.id, "game": r.game, "players": list(r.players), "finished": r.finished,
-                 "winners": (r.result or {}).get("winners", []), "updated": r.updated,
-                 **({"damaged": r.damaged} if r.damaged else {})}
-                for r in records
-            ])
+            print_json(
+                [
+                    {
+                        "id": r.id,
+                        "game": r.game,
+                        "players": list(r.players),
+                        "finished": r.finished,
+                        "winners": (r.result or {}).get("winners", []),
+                        "updated": r.updated,
+                        **({"damaged": r.damaged} if r.damaged else {}),
+                    }
+                    for r in records
+                ]
+            )
             return 0
         if not records:
             say("No games yet. Start one with `purser new GAME --players A,B`.")

@@ -56,9 +56,10 @@ def test_any_play_line_gets_an_answer_and_a_refusal_changes_nothing(played, line
     with Store.open(db) as store:
         session = TableSession(store, sid)
         before = (session.cursor, store.actions(sid))
-        answer = _apply_line(session, line)
+        answer, code = _apply_line(session, line)
         assert isinstance(answer, dict) and isinstance(answer["ok"], bool)
         json.dumps(answer)
+        assert code == (0 if answer["ok"] else {"malformed": 2, "illegal": 3}[answer["error"]])
         if not answer["ok"]:
             assert answer["error"] in ("malformed", "illegal") and answer["message"]
             assert (session.cursor, store.actions(sid)) == before

@@ -80,7 +80,7 @@ def test_invalid_utf8_on_stdin_under_a_strict_utf8_locale(tmp_path):
     lines = b'{"type": "play", "player": "An\xff", "total": 3}\n\xc3\x28\n' + json.dumps(MOVE).encode() + b"\n"
     r = subprocess.run([sys.executable, "-m", "companion", "play", str(sid)], input=lines, capture_output=True,
                        env=env, timeout=120, check=False)
-    assert r.returncode == 0 and r.stderr == b"", r.stderr[-2000:]
+    assert r.returncode == ExitCode.USAGE and r.stderr == b"", r.stderr[-2000:]  # the first refusal's code
     answers = [json.loads(x) for x in r.stdout.splitlines()]
     assert [a["ok"] for a in answers] == [False, False, True]
     assert all("not UTF-8" in a["message"] for a in answers[:2])
@@ -112,7 +112,7 @@ def test_the_default_data_folder_is_still_made(tmp_path):
 )
 def test_hostile_lines_in_play_get_an_error_object_and_the_stream_goes_on(purser, game, line, words):
     before = digest(purser.db)
-    r = purser.run("play", str(game), input=line + b"\n")
+    r = purser.run("play", str(game), input=line + b"\n", expect=ExitCode.USAGE)
     assert r.stderr == "", r.stderr[-2000:]
     (answer,) = [json.loads(x) for x in r.stdout.splitlines()]
     assert answer["ok"] is False and answer["error"] == "malformed" and words in answer["message"]
@@ -274,5 +274,5 @@ def test_a_full_disk_refuses_writes_in_one_line_and_keeps_the_game(tmp_path):
             play.wait(timeout=60)
             play.stdout.close()
             play.stderr.close()
-        assert play.returncode == 0
+        assert play.returncode == ExitCode.STORAGE  # one line was refused; the session went on
         assert cli.show(sid)["cursor"] == 2

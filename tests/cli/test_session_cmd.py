@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from companion.errors import ExitCode
 from tests.support.cli import PurserCLI
 
 # A whole game of "7" for Ana, Ben and Cy with one-card hands over two rounds.
@@ -64,10 +65,34 @@ def test_a_whole_game_of_seven_through_play(purser):
 )
 def test_bad_lines_get_an_error_object_change_nothing_and_the_stream_goes_on(purser, line, error, words):
     sid = purser.new("seven", ["Ana", "Ben", "Cy"], RULES)
-    results = purser.play(sid, [line, GAME[0]])
+    code = {"malformed": ExitCode.USAGE, "illegal": ExitCode.ILLEGAL}[error]
+    results = purser.play(sid, [line, GAME[0]], expect=code)  # the refusal's code, after the session went on
     assert results[0]["ok"] is False and results[0]["error"] == error
     assert words in results[0]["message"]
     assert results[1] == {**results[1], "ok": True, "seq": 1}
+
+
+def test_play_ends_with_the_code_of_its_first_refused_line(tmp_path):
+    cli = PurserCLI(tmp_path / "p.db", in_process=True)
+    sid = cli.new("seven", ["Ana", "Ben", "Cy"], RULES)
+    assert cli.play(sid, [], expect=0) == []
+    assert [r["seq"] for r in cli.play(sid, GAME[:2], expect=0)] == [1, 2]  # every line applied: 0
+    illegal = {"type": "play", "player": "Ana", "card": 9, "on": "hole"}
+    answers = cli.play(sid, [GAME[2], illegal, "{not json", {"type": "undo"}], expect=ExitCode.ILLEGAL)
+    assert [r["ok"] for r in answers] == [True, False, False, True]  # the session went on after both
+    answers = cli.play(sid, ["{not json", illegal], expect=ExitCode.USAGE)
+    assert [r.get("error") for r in answers] == ["malformed", "illegal"]
+    for _ in range(2):
+        cli.run("undo", str(sid))
+    assert cli.play(sid, [{"type": "undo"}, {"type": "redo"}], expect=ExitCode.ILLEGAL)[1]["redone"] == 1
+
+
+def test_play_ends_with_7_when_the_hardware_gave_no_reading(tmp_path):
+    cli = PurserCLI(tmp_path / "p.db", in_process=True)
+    sid = cli.new("swashbuckle", ["Ana", "Ben"], camera=f"file://{tmp_path / 'no-such-photo.png'}")
+    answers = cli.play(sid, [{"type": "roll_off", "player": "Ana", "from": "camera"},
+                             {"type": "roll_off", "player": "Ana", "dice": [6]}], expect=ExitCode.HARDWARE)
+    assert answers[0]["error"] == "hardware" and answers[1]["seq"] == 1
 
 
 def test_undo_and_redo_in_the_stream_and_as_commands(purser):

@@ -15,6 +15,7 @@ import sys
 
 import pytest
 
+from companion.errors import ExitCode
 from companion.session import TableSession
 from companion.store import Store
 from tests.support.cli import PurserCLI
@@ -87,7 +88,7 @@ def test_the_two_terminal_sequence_refuses_the_stale_move(terminals):
     assert refused["seq"] == 1 and "the pile shows 5" in refused["prompt"]  # t1 re-read the game
     # t1 goes on from the game as it now stands
     assert t1.play({"type": "play", "player": "Ben", "total": 6})["seq"] == 2
-    assert t1.close() == (0, "")
+    assert t1.close() == (ExitCode.STALE, "")  # a line was refused: the first refusal's code
 
     shown = cli.show(sid, history=5)
     assert [h["action"].get("total") for h in shown["history"]] == [5, 6]
@@ -103,7 +104,7 @@ def test_an_undo_from_an_overtaken_view_takes_back_nothing(terminals):
     assert refused["error"] == "stale" and "move 2 (play by Ben) was played" in refused["message"]
     assert cli.show(sid)["cursor"] == 2
     assert t1.play({"type": "undo"})["undone"] == 2  # now it has seen it
-    assert t1.close()[0] == 0
+    assert t1.close()[0] == ExitCode.STALE
 
 
 def test_racing_writes_exactly_one_of_each_pair_is_saved(terminals):
@@ -112,6 +113,7 @@ def test_racing_writes_exactly_one_of_each_pair_is_saved(terminals):
     cli, sid, open_terminal = terminals
     a, b = open_terminal(), open_terminal()
     rng = random.Random(11)
+    refused = {a: False, b: False}
     with Store.open(cli.db) as store:
         for _ in range(12):
             session = TableSession(store, sid)
@@ -124,8 +126,10 @@ def test_racing_writes_exactly_one_of_each_pair_is_saved(terminals):
             a.send(moves[0])
             b.send(moves[1])  # both in flight at once
             answers = [a.answer(), b.answer()]
+            refused[a] |= not answers[0]["ok"]
+            refused[b] |= not answers[1]["ok"]
             kinds = sorted("ok" if x["ok"] else x["error"] for x in answers)
             assert kinds == ["ok", "stale"], answers
             after = TableSession(store, sid)  # the game replays after every round
             assert after.cursor == session.cursor + (1 if any(x.get("seq") for x in answers if x["ok"]) else -1)
-    assert a.close()[0] == 0 and b.close()[0] == 0
+    assert [t.close()[0] for t in (a, b)] == [ExitCode.STALE if refused[t] else 0 for t in (a, b)]

@@ -90,13 +90,21 @@ class PurserCLI:
             args += ["--camera", camera]
         return int(self.run(*args).stdout.strip())
 
-    def play(self, session: int | str, actions: Iterable[Mapping[str, Any] | str]) -> list[dict[str, Any]]:
-        """Feed actions (dicts, or raw lines) to ``purser play``; returns one result per line."""
+    def play(self, session: int | str, actions: Iterable[Mapping[str, Any] | str],
+             expect: int | None = None) -> list[dict[str, Any]]:
+        """Feed actions (dicts, or raw lines) to ``purser play``; returns one result per line.
+
+        The exit status must be ``expect``; by default, 0 when every line was applied and
+        not 0 when one was refused.
+        """
         lines = [a if isinstance(a, str) else json.dumps(a) for a in actions]
-        out = self.run("play", str(session), input="".join(line + "\n" for line in lines)).stdout
-        results = [json.loads(line) for line in out.splitlines() if line.strip()]
+        ran = self.run("play", str(session), input="".join(line + "\n" for line in lines), expect=expect)
+        results = [json.loads(line) for line in ran.stdout.splitlines() if line.strip()]
         if len(results) != len([line for line in lines if line.strip()]):
-            raise PurserFailed(f"expected one result line per action, got {len(results)} for {len(lines)}:\n{out}")
+            raise PurserFailed(f"expected one result line per action, got {len(results)} for {len(lines)}:\n"
+                               f"{ran.stdout}")
+        if expect is None and (ran.returncode == 0) != all(r.get("ok") for r in results):
+            raise PurserFailed(f"purser play exited {ran.returncode} for the answers {results}")
         return results
 
     def play_ok(self, session: int | str, actions: Iterable[Mapping[str, Any] | str]) -> list[dict[str, Any]]:

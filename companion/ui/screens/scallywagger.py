@@ -1,6 +1,7 @@
 """The Scallywagger screen: Captains and their crewmates, the standing bid, a bid pad of the
 legal raises (face, then quantity), call and Parlay, the reveal counted by the camera or
-typed, card draws, and every other listed action as a button.
+typed, card draws, every other listed action as a button, and a private peek for a Captain
+holding a concealed Adventure card that Purser dealt.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.widgets import dice_view, gamebar, table  # noqa: F401  (kv classes)
-from companion.ui.widgets.base import PToggle, fill_buttons
+from companion.ui.widgets.base import PButton, PToggle, fill_buttons
+from companion.ui.widgets.peek import PeekView, open_peek, peek_players
 from companion.ui.words import action_label
 
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
@@ -70,6 +72,7 @@ class ScallywaggerScreen(GameScreen):
     def __init__(self, **kwargs: Any) -> None:
         self._dice = 0
         self._wild = False
+        self.peek: PeekView | None = None
         super().__init__(**kwargs)
         self.uses_camera = True
 
@@ -101,11 +104,44 @@ class ScallywaggerScreen(GameScreen):
         marked = [i for i, n in enumerate(s.scores) if n in s.to_act or n in s.winners]
         self.ids.captains.show(["Captain", "Crew", "Cards", ""], rows, marked_rows=marked)
         self.ids.bids.text = "\n".join(bid_text(b) for b in reversed(d.get("bids", []))) or "-"
+        self._fill_peeks()
         self._fill_bid_pad()
         self._fill_challenges()
         self._fill_reveal()
         self._fill_revealed(d)
         self._fill_others()
+
+    def _fill_peeks(self) -> None:
+        """A "Peek" per Captain holding a concealed card (the button names the Captain only)."""
+        holders = peek_players(self.controller) if not self.controller.summary.over else []
+        specs = [{"text": f"Peek: {p}", "value": p, "key": f"peek:{p}"} for p in holders]
+        fill_buttons(self.ids.peeks, specs, self._peek_button)
+        self.ids.peek_row.shown = bool(holders)
+
+    def _peek_button(self) -> PButton:
+        button = PButton(role="quiet")
+        button.bind(on_release=lambda b: self.open_peek(b.value))
+        return button
+
+    def open_peek(self, player: str) -> PeekView:
+        """Cover the screen and ask to pass the tablet to ``player``, who holds it to see their card."""
+        self.close_peek()
+        self.peek = open_peek(self.controller, player)
+        return self.peek
+
+    def close_peek(self) -> None:
+        """Close an open peek (nothing private stays on screen)."""
+        if self.peek is not None:
+            self.peek.close()
+            self.peek = None
+
+    def on_leave(self, *args: Any) -> None:
+        self.close_peek()
+        super().on_leave(*args)
+
+    def on_controller(self, inst: Any, controller: Any) -> None:
+        self.close_peek()  # another game on this screen: a peek at the last one closes
+        super().on_controller(inst, controller)
 
     def _legal(self, kind: str) -> list[dict[str, Any]]:
         return [a for a in self.controller.legal if a.get("type") == kind]
