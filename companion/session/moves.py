@@ -16,6 +16,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from companion.errors import ExitCode
 from companion.games.base import Game, IllegalAction
 from companion.session.move_schemas import SCHEMAS, Schema
 
@@ -29,6 +30,8 @@ MAX_DIGITS = 40
 
 class MalformedAction(IllegalAction):
     """An action that is not well-formed for its game (a wrong field, type, range or size)."""
+
+    exit_code = ExitCode.USAGE
 
 
 class BadJSON(ValueError):
