@@ -37,8 +37,7 @@ from kivy.properties import (
     StringProperty,
 )
 
-from companion.scale.base import Waiting
-from companion.scale.errors import ScaleError, ScaleFault, ScaleTimeout
+from companion.errors import ExitCode, PurserError
 from companion.session.hardware import Hardware
 from companion.ui.background import on_ui
 from companion.ui.scale_words import Trouble, sentence, weigh_trouble
@@ -120,9 +119,13 @@ def camera_key(url: str) -> str:
         return url
 
 
-class BalanceTrouble(ScaleError):
+class BalanceTrouble(PurserError):
     """A weighing or tare that failed, put in words: ``str()`` is one calm line for the
-    message bar; :attr:`trouble` holds the longer what-to-check and the kind."""
+    message bar; :attr:`trouble` holds the longer what-to-check and the kind. (A hardware
+    error like the driver's ``ScaleError`` it stands for; the driver is imported only once
+    a balance is opened, not at the app's start.)"""
+
+    exit_code = ExitCode.HARDWARE
 
     def __init__(self, trouble: Trouble) -> None:
         super().__init__(trouble.line)
@@ -132,6 +135,8 @@ class BalanceTrouble(ScaleError):
 def explain_failure(scale: Any, exc: BaseException, channel: int) -> BalanceTrouble:
     """Why ``scale`` gave no weight on ``channel`` (``exc`` from the driver), asked of the
     driver at once, on the scale's thread: unplugged, a pan's fault, noise or motion."""
+    from companion.scale.errors import ScaleFault, ScaleTimeout
+
     status = None
     diagnosis = ""
     try:
@@ -405,6 +410,8 @@ class HardwareService(EventDispatcher):
         """The latest live reading and every pan's state (runs on the scale thread), at most
         :data:`LIVE_RATE_HZ` times a second, on the real clock and the scale's own (a
         simulator on a virtual clock is read at the pace of a real one)."""
+        from companion.scale.base import Waiting
+
         scale = self._scale
         if scale is None:
             return
@@ -503,6 +510,8 @@ class HardwareService(EventDispatcher):
         """``job`` whose balance errors come out put in words (on the scale's thread)."""
 
         def run(hw: Hardware) -> Any:
+            from companion.scale.errors import ScaleError
+
             try:
                 return job(hw)
             except ScaleError as exc:

@@ -13,8 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.scale.base import pan_name
-
 #: A pan's state (``PanStatus.state``) in a word or two.
 PAN_STATE_WORDS = {
     "ok": "steady",
@@ -27,6 +25,14 @@ PAN_STATE_WORDS = {
     "overloaded": "overloaded",
     "disconnected": "waiting for the balance",
 }
+
+
+def pan_name(channel: int) -> str:
+    """The name players see for a pan: "A" for channel 0, "B" for channel 1 (the driver's)."""
+    from companion.scale.base import pan_name as driver_name  # the driver: not at the app's start
+
+    return driver_name(channel)
+
 
 #: The driver's words for noise, kept apart from motion ("... - electrical noise, not motion: ...").
 _NOISE_FIGURES = re.compile(r"scatter by \+-([0-9.]+) g, ([0-9.]+) times")
