@@ -113,3 +113,15 @@ def test_a_tray_marked_on_the_preview_is_kept_for_the_camera_and_limits_the_read
     kd.tap_key(screen, "tray:clear")
     kd.wait_until(lambda: app.hardware.tray == "", what="the tray cleared")
     assert Settings.load(app.settings_file)[0].trays[camera_key(app.camera_url)] == ""
+
+
+def test_the_hardware_screen_opened_from_a_game_stays_live(app):
+    app.start_game("swashbuckle", ["Ana"], {}, seed=1)
+    kd.pump(2)
+    kd.tap(app.root.ids.banner)  # the simulator banner, tapped mid-game
+    assert app.manager.current == "hardware"
+    frames: list[object] = []
+    grams: list[object] = []
+    app.hardware.bind(frame=lambda _h, frame: frames.append(frame), grams=lambda _h, g: grams.append(g))
+    kd.wait_until(lambda: len(frames) >= 2 and len(grams) >= 3, 30, "the preview and the live weight to go on")
+    app.go_home()

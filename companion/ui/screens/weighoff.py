@@ -111,19 +111,6 @@ class WeighOffScreen(GameScreen):
             hw.bind(pans=self._balance_changed, scale_state=self._balance_changed,
                     scale_message=self._balance_changed)
 
-    def on_leave(self, *args: Any) -> None:
-        # A screen is left after the next one has started: a next one that watches the
-        # balance (the hardware screen) keeps it watched.
-        following = self.manager.current_screen if self.manager is not None else None
-        if not getattr(following, "uses_scale", False):
-            super().on_leave(*args)
-            return
-        self.uses_scale = False
-        try:
-            super().on_leave(*args)
-        finally:
-            self.uses_scale = True
-
     def _balance_changed(self, *_: Any) -> None:
         """The balance's state or a pan's changed: the note, and the weigh buttons when which
         pans can weigh has changed."""
