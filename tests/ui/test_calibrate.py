@@ -81,6 +81,9 @@ def test_check_masses_kept_apart_corners_creep_and_a_class_claimed_only_as_far_a
     assert "Fit points:" in fit and "   400 g" not in fit and "   50 g" not in fit
     assert all(f"   {m} g: error" in rest for m in (50, 150, 400))
     assert "Off-centre: worst" in rest and "Creep:" in rest and "in 5 s with 500 g" in rest
+    saved = Path(os.environ["PURSER_DATA_DIR"]) / "calibrations"
+    assert (saved / "sim-ch0.json").exists() and (saved / "sim-ch0.png").stat().st_size > 1000
+    assert list(saved.glob("sim-ch0-*.session.json"))
     kd.shot(app, shots, "calibrate-class")
     # the hardware screen shows the new calibration and how far it was verified
     kd.tap_key(app.root, "back")

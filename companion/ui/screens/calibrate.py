@@ -210,6 +210,7 @@ class CalibrateScreen(Screen):
     def _calibrate(self, scale: Any, plan: Any) -> Any:
         """The whole procedure (runs on the scale thread)."""
         from companion.scale.calibration import write_session
+        from companion.scale.calplot import save_plot
         from companion.scale.calprocedure import calibrate, sim_instructor
         from companion.scale.errors import ScaleError
         from companion.scale.profile import profile_path, save_profile
@@ -251,6 +252,16 @@ class CalibrateScreen(Screen):
         save_profile(profile, target)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         write_session(session, target.parent / f"{target.stem}-{stamp}.session.json")
+        try:  # the same picture `purser calibrate scale` leaves beside the profile
+            save_plot(
+                profile.report,
+                plan.interval_g,
+                plan.capacity_g,
+                target.parent / f"{target.stem}.png",
+                f"{cal.device_id} pan {pan_name(cal.channel)}: {cal.id}",
+            )
+        except ScaleError as exc:
+            log.warning("the calibration plot was not saved: %s", exc)
         stored = False
         try:
             stored = scale.write_calibration(cal)
