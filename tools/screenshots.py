@@ -110,10 +110,37 @@ def _after(app: Any, name: str) -> None:
         screen._fill_dice()
 
 
+#: The balance the calibration is shown on: the simulator on its own clock (a whole
+#: procedure with checks, corners and creep in a second or two).
+CALIBRATION_SCALE = "sim://?clock=virtual&seed=3"
+
+
+def _calibrated(app: Any) -> None:
+    """The calibrate screen after a whole procedure: M1 masses, checks, corners, creep."""
+    hw = app.hardware
+    hw.reconfigure(CALIBRATION_SCALE, hw.camera_url)
+    wait(lambda: hw.scale_state == "ready" and hw.scale_url == CALIBRATION_SCALE, 60)
+    screen = app.go("calibrate", channel=0)
+    screen.ids.checks.text = "50,150,400"
+    screen.ids.creep.text = "10"
+    screen.choose_class("M1")
+    screen.start()
+    wait(lambda: not screen.running, 120)
+
+
+def _cleanup(app: Any, name: str, scale_url: str) -> None:
+    """Put back what a screen's picture changed (the calibration's own balance)."""
+    if name == "calibrate":
+        app.hardware.reconfigure(scale_url, app.hardware.camera_url)
+        wait(lambda: app.hardware.scale_state == "ready", 60)
+
+
 def _make(app: Any, name: str) -> None:
-    if name in ("home", "players", "past", "settings", "calibrate"):
+    if name in ("home", "players", "past", "settings"):
         app.resume_offered = False
         app.go(name)
+    elif name == "calibrate":
+        _calibrated(app)
     elif name == "over":
         finished = next(r for r in app.store.sessions() if r.finished and r.game == "swashbuckle")
         app.open_session(finished.id)  # a finished game opens on its result
@@ -229,7 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PURSER_ADVISOR_CACHE", str(cache_dir()))
     with tempfile.TemporaryDirectory(prefix="purser-shots-") as tmp:
         os.environ["PURSER_DATA_DIR"] = tmp
-        app = PurserApp(db=Path(tmp) / "purser.db", scale_url="sim://?pieces=151.2", camera_url="sim://?dice=5&seed=7")
+        # a maker's first balance: two-channel firmware with one amplifier fitted (pan B missing)
+        scale_url = "sim://?channels=2&missing=1&pieces=151.2"
+        app = PurserApp(db=Path(tmp) / "purser.db", scale_url=scale_url, camera_url="sim://?dice=5&seed=7")
         app._run_prepare()
         pump(5)
         build_history(app)
@@ -249,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
                 app.export_png(path)
                 _shrink(path)
                 print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+                _cleanup(app, name, scale_url)
                 app.go_home()
                 pump(2)
         app.dispatch("on_stop")

@@ -5,7 +5,14 @@ balance and camera chosen by URL) and one worker thread per device. Everything t
 block (opening a port, probing ``auto://``, waiting for a stable weight, reading a frame)
 runs on those threads; what the screens show comes back through Kivy properties set on
 the UI thread. A missing or failing device becomes a state with a message in words
-("missing", "fault"), never an exception in the UI.
+("missing", "fault", "waiting"), never an exception in the UI.
+
+The balance is watched pan by pan: :attr:`HardwareService.pans` holds each pan's state,
+measured noise, averaging, motion band and wiring as the driver reports them, so a
+two-pan balance with one amplifier missing weighs on the other pan and names the one that
+cannot. An unplugged balance is waited for ("waiting for the balance on PORT") and
+picked up again by itself. A weighing or tare that fails is put in one calm line (noise
+or motion, which pan, which wire), with the longer what-to-check in :attr:`scale_advice`.
 
 Each device thread runs its jobs one at a time, so a weighing and the live display never
 talk to the balance at the same moment.
@@ -21,16 +28,29 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kivy.event import EventDispatcher
-from kivy.properties import BooleanProperty, DictProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.properties import (
+    BooleanProperty,
+    DictProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 
+from companion.errors import ExitCode, PurserError
 from companion.session.hardware import Hardware
 from companion.ui.background import on_ui
+from companion.ui.scale_words import Trouble, sentence, weigh_trouble
 
 log = logging.getLogger(__name__)
 
 #: How often the live weight is pushed to the screen, and frames to the preview (per second).
 LIVE_RATE_HZ = 10.0
 PREVIEW_RATE_HZ = 3.0
+#: After this long without a reading the live view says the balance is being waited for (s).
+WAIT_NOTICE_S = 0.5
+#: How long a weighing from a screen may wait for a steady load (s).
+WEIGH_TIMEOUT_S = 15.0
 
 Job = Callable[[Hardware], Any]
 
@@ -99,6 +119,65 @@ def camera_key(url: str) -> str:
         return url
 
 
+class BalanceTrouble(PurserError):
+    """A weighing or tare that failed, put in words: ``str()`` is one calm line for the
+    message bar; :attr:`trouble` holds the longer what-to-check and the kind. (A hardware
+    error like the driver's ``ScaleError`` it stands for; the driver is imported only once
+    a balance is opened, not at the app's start.)"""
+
+    exit_code = ExitCode.HARDWARE
+
+    def __init__(self, trouble: Trouble) -> None:
+        super().__init__(trouble.line)
+        self.trouble = trouble
+
+
+def explain_failure(scale: Any, exc: BaseException, channel: int) -> BalanceTrouble:
+    """Why ``scale`` gave no weight on ``channel`` (``exc`` from the driver), asked of the
+    driver at once, on the scale's thread: unplugged, a pan's fault, noise or motion."""
+    from companion.scale.errors import ScaleFault, ScaleTimeout
+
+    status = None
+    diagnosis = ""
+    try:
+        status = scale.status()
+        if isinstance(exc, ScaleTimeout) and hasattr(scale, "diagnosis") and 0 <= channel < scale.channels:
+            diagnosis = scale.diagnosis(channel)
+    except Exception:  # the explanation must never hide the failure it explains
+        log.exception("could not ask the balance why it gave no weight")
+    pan = status.pan(channel) if status is not None and hasattr(status, "pan") else None
+    waiting = ""
+    if status is not None and getattr(status, "waiting", False):
+        waiting = pan.message if pan is not None and pan.message else "waiting for the balance"
+    return BalanceTrouble(weigh_trouble(
+        str(exc).strip() or exc.__class__.__name__,
+        timeout=isinstance(exc, ScaleTimeout), fault=isinstance(exc, ScaleFault), waiting=waiting,
+        diagnosis=diagnosis, channel=channel, channels=int(getattr(scale, "channels", 1) or 1),
+        noise_g=pan.noise_g if pan is not None else 0.0, noise_ratio=pan.noise_ratio if pan is not None else 0.0))
+
+
+def _pan_rows(status: Any) -> list[dict[str, Any]]:
+    """Each pan's status as a plain dict, figures rounded so a live view redraws only when
+    something a person can see has changed."""
+    rows = []
+    for pan in getattr(status, "pans", ()):
+        row = pan.to_json()
+        row["noise_g"] = round(float(row["noise_g"]), 4)
+        row["noise_ratio"] = round(float(row["noise_ratio"]), 1)
+        row["band_g"] = round(float(row["band_g"]), 3)
+        rows.append(row)
+    return rows
+
+
+def _backend_words(status: Any) -> str:
+    """The status message without the pans' own messages (each pan row says those)."""
+    text = str(getattr(status, "message", "") or "")
+    for pan in getattr(status, "pans", ()):
+        if pan.message:
+            text = text.replace(pan.message, "")
+    return "; ".join(part.strip() for part in text.split("; ") if part.strip())
+
+
 def _describe_error(exc: BaseException) -> str:
     """A device error in words for the screen, as a sentence."""
     if isinstance(exc, ImportError):
@@ -113,7 +192,9 @@ class HardwareService(EventDispatcher):
 
     States: ``"off"`` (not opened yet), ``"opening"``, ``"ready"``, ``"missing"`` (cannot
     be opened; ``*_message`` says why and the screens offer the manual way in), ``"fault"``
-    (opened, but readings cannot be trusted now).
+    (opened, but readings cannot be trusted now: for the balance, no pan can weigh), and for
+    the balance ``"waiting"`` (unplugged or silent: waited for, picked up again by itself).
+    A two-pan balance with one pan that cannot weigh is ``"ready"``: :attr:`pans` says which.
     """
 
     scale_url = StringProperty("")
@@ -128,6 +209,13 @@ class HardwareService(EventDispatcher):
     grams = ObjectProperty(None, allownone=True)
     stable = BooleanProperty(False)
     live_channel = NumericProperty(0)
+    #: Each pan as the driver reports it (``PanStatus.to_json()``: channel, name, state,
+    #: working, message, noise_g, noise_ratio, noise_measured, averaging, band_g, wiring).
+    pans = ListProperty([])
+    #: What to check after the last weighing or tare that failed ("" once one succeeds).
+    scale_advice = StringProperty("")
+    #: How long a weighing asked for by a screen may wait for a steady load (s).
+    weigh_timeout_s = NumericProperty(WEIGH_TIMEOUT_S)
 
     camera_state = StringProperty("off")
     camera_message = StringProperty("")
@@ -245,29 +333,50 @@ class HardwareService(EventDispatcher):
         hw.close()
         scale = hw.scale()
         self._scale = scale
+        # every pan says how it is before the screens show it (a missing amplifier may
+        # be reported only every 0.7 s)
+        status = scale.survey(1.0) if hasattr(scale, "survey") else scale.status()
         info = dict(scale.info()) if hasattr(scale, "info") else {"url": getattr(scale, "url", "")}
-        status = scale.status()
         return {
             "info": info,
             "simulated": bool(getattr(scale, "simulated", False) or status.simulated),
             "channels": int(getattr(scale, "channels", 1) or 1),
-            "message": status.message,
+            "status": status,
         }
 
     def _scale_opened(self, result: Mapping[str, Any]) -> None:
         self.scale_info = dict(result["info"])
         self.scale_simulated = result["simulated"]
         self.scale_channels = result["channels"]
-        self.scale_state = "ready"
-        note = result.get("message") or ""
-        if self.scale_simulated:
-            self.scale_message = note or "No balance found: the built-in simulated scale stands in."
+        self.scale_advice = ""
+        self._take_status(result["status"])
+
+    def _take_status(self, status: Any, waiting: str = "") -> None:
+        """The balance's state, message and pans from the driver's status (UI thread);
+        ``waiting`` is the driver's words while no reading comes."""
+        self.pans = _pan_rows(status)
+        if waiting or getattr(status, "waiting", False):
+            words = waiting or next((p.message for p in status.pans if p.message), "") or "waiting for the balance"
+            self.scale_state = "waiting"
+            self.scale_message = sentence(words) + " It carries on by itself when it is back."
+        elif status.chip_fault or status.saturated:
+            self.scale_state = "fault"
+            self.scale_message = sentence("; ".join(status.faults()) or status.message
+                                          or "the balance reports a fault: no weight can be trusted until it clears")
         else:
-            self.scale_message = note or "Scale connected."
+            self.scale_state = "ready"
+            note = _backend_words(status)
+            if note:
+                self.scale_message = sentence(note)
+            elif self.scale_simulated:
+                self.scale_message = "No balance found: the built-in simulated scale stands in."
+            else:
+                self.scale_message = "Scale connected."
 
     def _scale_failed(self, exc: BaseException) -> None:
         self.scale_state = "missing"
         self.scale_simulated = False
+        self.pans = []
         self.grams = None
         self.scale_message = f"No scale: {_describe_error(exc)} Type weights in by hand, or check the cable and try again."
 
@@ -275,6 +384,17 @@ class HardwareService(EventDispatcher):
         """Read what the open scale says about itself again (after a calibration)."""
         self._scale_worker.submit(lambda hw: dict(hw.scale().info()), lambda info: setattr(self, "scale_info", info),
                                   None)
+
+    def pan(self, channel: int) -> Mapping[str, Any] | None:
+        """Pan ``channel``'s row of :attr:`pans`, if the balance has reported it."""
+        return next((p for p in self.pans if p.get("channel") == channel), None)
+
+    def can_weigh(self, channel: int) -> bool:
+        """True when the balance is ready and pan ``channel`` can weigh (it may be settling)."""
+        if self.scale_state != "ready" or not 0 <= channel < int(self.scale_channels):
+            return False
+        pan = self.pan(channel)
+        return pan is None or bool(pan.get("working", True))
 
     def watch_scale(self, on: bool, channel: int = 0) -> None:
         """Stream live readings of ``channel`` into :attr:`grams` while ``on``."""
@@ -287,28 +407,42 @@ class HardwareService(EventDispatcher):
             self._scale_worker.idle_enabled.clear()
 
     def _scale_idle(self) -> None:
-        """One live reading (runs on the scale thread), at most :data:`LIVE_RATE_HZ` a second."""
+        """The latest live reading and every pan's state (runs on the scale thread), at most
+        :data:`LIVE_RATE_HZ` times a second, on the real clock and the scale's own (a
+        simulator on a virtual clock is read at the pace of a real one)."""
+        from companion.scale.base import Waiting
+
         scale = self._scale
         if scale is None:
             return
         channel = int(self.live_channel)
+        if not 0 <= channel < int(getattr(scale, "channels", 1) or 1):
+            channel = 0
         if self._restart_stream.is_set():
             self._restart_stream.clear()
             self._samples = None
+        period = 1.0 / LIVE_RATE_HZ
+        clock = getattr(scale, "now", None)
         try:
             if self._samples is None:
-                # Backends built on the stream core give net grams and a stable flag per
-                # reading; any other backend gives raw samples (gross grams, stability
-                # from its status).
-                stream = scale.readings(timeout=2.0) if hasattr(scale, "readings") else scale.samples(timeout=2.0)
-                self._samples = iter(stream)
-            latest = None
-            deadline = time.monotonic() + 1.0 / LIVE_RATE_HZ
-            while latest is None or time.monotonic() < deadline:
+                self._samples = iter(self._live_stream(scale))
+            latest: Any = None
+            waiting: Any = None
+            started = time.monotonic()
+            began = clock() if clock is not None else 0.0
+            while True:
                 item = next(self._samples)
+                if isinstance(item, Waiting):
+                    waiting = item
+                    break
                 sample = getattr(item, "sample", item)
                 if sample.channel == channel:
                     latest = item
+                spent = time.monotonic() - started
+                if spent >= 1.0:  # the watched pan says nothing (a firmware reporting its fault slowly)
+                    break
+                if latest is not None and (spent >= period or (clock is not None and clock() - began >= period)):
+                    break
             status = scale.status()
         except StopIteration:
             self._samples = None
@@ -317,6 +451,12 @@ class HardwareService(EventDispatcher):
             self._samples = None
             on_ui(self._live_failed, exc)
             time.sleep(0.5)
+            return
+        if waiting is not None:
+            on_ui(self._live_waiting, waiting.message, status)
+            return
+        if latest is None:
+            on_ui(self._live_reading, None, False, status)
             return
         sample = getattr(latest, "sample", latest)
         if hasattr(latest, "net_g"):
@@ -327,18 +467,22 @@ class HardwareService(EventDispatcher):
             grams = None
         on_ui(self._live_reading, grams, stable, status)
 
+    @staticmethod
+    def _live_stream(scale: Any) -> Any:
+        """Readings through any unplugging (``watch``), else the backend's plain stream."""
+        if hasattr(scale, "watch"):
+            return scale.watch(notice_s=WAIT_NOTICE_S)
+        return scale.readings(timeout=2.0) if hasattr(scale, "readings") else scale.samples(timeout=2.0)
+
     def _live_reading(self, grams: float | None, stable: bool, status: Any) -> None:
         self.grams = grams
         self.stable = stable and grams is not None
-        if self.scale_state != "ready" or status.chip_fault or status.saturated:
-            if status.chip_fault or status.saturated:
-                self.scale_state = "fault"
-                self.scale_message = status.message or (
-                    "The balance reports a fault: no weight can be trusted until it clears."
-                )
-            else:
-                self.scale_state = "ready"
-                self.scale_message = status.message or "Scale connected."
+        self._take_status(status)
+
+    def _live_waiting(self, message: str, status: Any) -> None:
+        self.grams = None
+        self.stable = False
+        self._take_status(status, waiting=message)
 
     def _live_failed(self, exc: BaseException) -> None:
         self.grams = None
@@ -348,8 +492,51 @@ class HardwareService(EventDispatcher):
 
     def tare(self, channel: int = 0, on_done: Callable[[Any], Any] | None = None,
              on_error: Callable[[BaseException], Any] | None = None) -> None:
-        """Zero ``channel`` in the background."""
-        self._scale_worker.submit(lambda hw: hw.scale().tare(channel=channel), on_done, on_error)
+        """Zero ``channel`` in the background; a failure reaches ``on_error`` as a
+        :class:`BalanceTrouble` (one line; what to check in :attr:`scale_advice`)."""
+        self._scale_worker.submit(self._explained(lambda hw: hw.scale().tare(channel=channel), channel),
+                                  self._succeeded(on_done), self._failed(on_error))
+
+    def weigh(self, channel: int = 0, on_done: Callable[[Any], Any] | None = None,
+              on_error: Callable[[BaseException], Any] | None = None) -> None:
+        """One steady weighing of ``channel`` in the background (a ``Weighing``), within
+        :attr:`weigh_timeout_s`; a failure reaches ``on_error`` as a :class:`BalanceTrouble`."""
+        timeout = float(self.weigh_timeout_s)
+        self._scale_worker.submit(
+            self._explained(lambda hw: hw.scale().weigh_stable(timeout=timeout, channel=channel), channel),
+            self._succeeded(on_done), self._failed(on_error))
+
+    def _explained(self, job: Job, channel: int) -> Job:
+        """``job`` whose balance errors come out put in words (on the scale's thread)."""
+
+        def run(hw: Hardware) -> Any:
+            from companion.scale.errors import ScaleError
+
+            try:
+                return job(hw)
+            except ScaleError as exc:
+                if isinstance(exc, BalanceTrouble) or self._scale is None:
+                    raise
+                raise explain_failure(self._scale, exc, channel) from exc
+
+        return run
+
+    def _succeeded(self, on_done: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
+        def done(result: Any) -> None:
+            self.scale_advice = ""
+            if on_done is not None:
+                on_done(result)
+
+        return done
+
+    def _failed(self, on_error: Callable[[BaseException], Any] | None) -> Callable[[BaseException], Any]:
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, BalanceTrouble):
+                self.scale_advice = exc.trouble.advice
+            if on_error is not None:
+                on_error(exc)
+
+        return failed
 
     def run_on_camera(self, job: Job, on_done: Callable[[Any], Any] | None = None,
                       on_error: Callable[[BaseException], Any] | None = None) -> None:
@@ -463,11 +650,15 @@ class HardwareService(EventDispatcher):
     # -- measurements for actions -------------------------------------------------------------
 
     def resolve(self, action: Mapping[str, Any], on_done: Callable[[dict[str, Any]], Any],
-                on_error: Callable[[BaseException], Any], timeout: float = 15.0) -> None:
-        """Take the measurement ``action`` asks for on the right device's thread.
+                on_error: Callable[[BaseException], Any], timeout: float | None = None) -> None:
+        """Take the measurement ``action`` asks for on the right device's thread (a weighing
+        waits up to ``timeout`` s, by default :attr:`weigh_timeout_s`).
 
-        ``on_done(concrete_action)`` or ``on_error(exc)`` is called on the UI thread.
+        ``on_done(concrete_action)`` or ``on_error(exc)`` is called on the UI thread; a
+        weighing that fails comes as a :class:`BalanceTrouble` (one calm line).
         """
+        if timeout is None:
+            timeout = float(self.weigh_timeout_s)
         source = action.get("from")
         if source == "camera":
             def read(hw: Hardware) -> dict[str, Any]:
@@ -478,4 +669,7 @@ class HardwareService(EventDispatcher):
 
             self._camera_worker.submit(read, on_done, on_error)
             return
-        self._scale_worker.submit(lambda hw: hw.resolve(action, timeout), on_done, on_error)
+        channel = action.get("channel", 0)
+        channel = channel if isinstance(channel, int) and not isinstance(channel, bool) else 0
+        self._scale_worker.submit(self._explained(lambda hw: hw.resolve(action, timeout), channel),
+                                  self._succeeded(on_done), self._failed(on_error))

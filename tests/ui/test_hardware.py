@@ -1,10 +1,8 @@
 """The hardware screen on the simulators: live weight, tare, a steady weighing, the camera
-preview with the dice drawn on it, the simulator banner, and the calibration wizard."""
+preview with the dice drawn on it, and the simulator banner. (The balance pan by pan:
+test_balance_pans.py and test_balance_noise.py; the calibration wizard: test_calibrate.py.)"""
 
 from __future__ import annotations
-
-import os
-from pathlib import Path
 
 import pytest
 
@@ -32,6 +30,12 @@ def test_live_weight_tare_and_a_steady_weighing(app, shots):
     assert screen.ids.live.text.endswith(" g") and "123." in screen.ids.live.text
     assert screen.ids.steady.text == "STEADY"
     assert "Factory calibration" in screen.ids.calibration.text
+    # one pan, described as `purser scale info` does: its noise, averaging, band, pins, calibration
+    row = screen.pan_rows[0]
+    assert row.headline.text.startswith("Pan A: ")
+    assert "the HX711's at 80 SPS" in row.details.text and "Wired to DOUT D2, SCK D3" in row.details.text
+    assert row.calibration.text.startswith(f"Calibration {app.hardware.scale.calibration(0).id} (factory)")
+    assert set(screen.pan_rows) == {0}
     kd.tap_key(screen, "weigh")
     kd.wait_until(lambda: screen.weigh_text.startswith("Steady weight"), 60, "the weighing")
     grams = float(screen.weigh_text.split(":")[1].split("g")[0])
@@ -111,38 +115,13 @@ def test_a_tray_marked_on_the_preview_is_kept_for_the_camera_and_limits_the_read
     assert Settings.load(app.settings_file)[0].trays[camera_key(app.camera_url)] == ""
 
 
-def test_calibration_wizard_on_the_simulator(app, shots):
-    screen = app.go("hardware")
-    kd.wait_until(lambda: app.hardware.scale_state == "ready", what="the scale")
-    kd.tap_key(screen, "calibrate")
-    wizard = app.manager.current_screen
-    assert app.manager.current == "calibrate"
-    kd.type_text(wizard.ids.masses, "50,200")
-    kd.type_text(wizard.ids.repeats, "1")
-    kd.tap_key(wizard, "cal:start")
-    assert wizard.running
-    kd.wait_until(lambda: wizard.progress > 0, 60, "progress")
-    kd.wait_until(lambda: not wizard.running, 120, "the calibration to finish")
-    assert wizard.error == ""
-    assert wizard.progress == 100
-    assert "counts per gram" in wizard.result and "class III" in wizard.result
-    saved = list(Path(os.environ["PURSER_DATA_DIR"]).glob("calibrations/*.json"))
-    assert saved, "no calibration profile was saved"
-    kd.shot(app, shots, "calibrate")
-    kd.tap_key(app.root, "back")
-    kd.wait_until(lambda: app.hardware.scale_state == "ready" and "Calibrated" in app.manager.current_screen.ids.calibration.text,
-                  60, "the new calibration on the hardware screen")
-    # leave the balance as the other tests expect it: its factory calibration
-    for path in saved:
-        path.unlink()
-    app.hardware.open_scale()
-    kd.wait_until(lambda: app.hardware.scale_state == "ready" and "Factory" in app.manager.current_screen.ids.calibration.text,
-                  60, "the factory calibration back")
-
-
-def test_calibration_refuses_bad_masses(app):
-    wizard = app.go("calibrate")
-    kd.type_text(wizard.ids.masses, "100,abc")
-    kd.tap_key(wizard, "cal:start")
-    assert not wizard.running
-    assert "100,200,500" in wizard.error or "grams" in wizard.error
+def test_the_hardware_screen_opened_from_a_game_stays_live(app):
+    app.start_game("swashbuckle", ["Ana"], {}, seed=1)
+    kd.pump(2)
+    kd.tap(app.root.ids.banner)  # the simulator banner, tapped mid-game
+    assert app.manager.current == "hardware"
+    frames: list[object] = []
+    grams: list[object] = []
+    app.hardware.bind(frame=lambda _h, frame: frames.append(frame), grams=lambda _h, g: grams.append(g))
+    kd.wait_until(lambda: len(frames) >= 2 and len(grams) >= 3, 30, "the preview and the live weight to go on")
+    app.go_home()

@@ -61,7 +61,12 @@ def test_weighing_without_a_scale_explains_and_typed_grams_work(app):
     assert screen.ids.live.text == "no scale"
     controller = app.controller
     first = controller.summary.detail["weighoff"]["waiting"][0]
-    kd.tap_key(screen, f"weigh:{first}")
+    # no balance: no weigh button, the typed way in instead
+    assert kd.find_all(screen.ids.weigh_buttons, cls="PButton") == []
+    assert "type the grams below" in kd.texts(screen.ids.weigh_buttons)
+    assert kd.find(screen, key="tare").disabled
+    listed = next(a for a in controller.legal if a["type"] == "weigh" and a["player"] == first and "from" in a)
+    controller.act(listed)  # asked for all the same (a script): explained, nothing kept
     kd.wait_until(lambda: not controller.busy, 60, "the failed weighing")
     assert controller.message_kind == "error" and "Nothing was recorded" in controller.message
     before = controller.session.cursor

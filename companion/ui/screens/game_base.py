@@ -73,10 +73,13 @@ class GameScreen(Screen):
         from kivy.app import App
 
         hardware = App.get_running_app().hardware
+        # Kivy leaves a screen after the next one has started: what that one watches goes on
+        # (the hardware screen, opened from a game by the banner).
+        following = self.manager.current_screen if self.manager is not None else None
         if hardware is not None:
-            if self.uses_scale:
+            if self.uses_scale and not getattr(following, "uses_scale", False):
                 hardware.watch_scale(False)
-            if self.uses_camera:
+            if self.uses_camera and not getattr(following, "uses_camera", False):
                 hardware.watch_camera(False)
 
     def refresh(self) -> None:

@@ -4,6 +4,12 @@ with each weight's confidence whiskers, the bracket, tie instructions and the wi
 
 Weighing is one of the engine's listed actions (``"from": "scale"``), measured on the scale
 thread; with no scale, grams (or domino pips) are typed in.
+
+The balance is taken pan by pan: a weigh button only for a pan that can weigh (a collection
+due on a pan that cannot is offered on one that can, the pan only being where it is put),
+the pan that cannot named with the wire to check, the buttons held while the balance is
+unplugged and waited for, and why a weighing found no steady weight (noise or motion) in
+one line, with what to check on the screen.
 """
 
 from __future__ import annotations
@@ -13,8 +19,10 @@ from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp
-from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
+from companion.scale.base import pan_name
+from companion.ui.scale_words import noisy, pan_problem
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.widgets import gamebar, plot, table  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PButton, PLabel
@@ -48,18 +56,78 @@ def contest_text(contest: Mapping[str, Any]) -> str:
     return f"{a} vs {b}: {outcome}{weights}" + (f" after {ties} tie-break{'s' * (ties != 1)}" if ties else "")
 
 
+def balance_note(state: str, message: str, pans: list[Mapping[str, Any]]) -> str:
+    """What a table needs to know about the balance before weighing: it is being waited
+    for, or it cannot weigh at all, or which pan cannot (and the wire to check), or that a
+    pan is noisy but weighs."""
+    if state in ("waiting", "fault"):
+        return message
+    if state != "ready":
+        return ""
+    notes = [pan_problem(p) for p in pans if not p.get("working", True) and p.get("state") != "disconnected"]
+    for p in pans:
+        if noisy(p):
+            notes.append(f"Pan {pan_name(int(p['channel']))} is noisy (±{p['noise_g']:.3f} g, "
+                         f"{p['noise_ratio']:.1f}× an HX711's): it weighs, averaging {p['averaging']} readings.")
+    return " ".join(n for n in notes if n)
+
+
+def weigh_plan(channel: int, hardware: Any) -> tuple[int | None, bool]:
+    """Which pan a collection due on pan ``channel`` is weighed on, and whether the button
+    can be pressed now: the pan itself when it can weigh, else the first pan that can
+    (None: no pan can). While the balance is waited for, the pan stays and the button waits."""
+    if hardware is None:
+        return channel, True
+    if hardware.scale_state == "waiting":
+        return channel, False
+    if hardware.can_weigh(channel):
+        return channel, True
+    working = [c for c in range(int(hardware.scale_channels)) if hardware.can_weigh(c)]
+    return (working[0], True) if working else (None, False)
+
+
 class WeighOffScreen(GameScreen):
     """The weigh-off, from the first weighing to the winner."""
 
-    on_pan = StringProperty("")
+    #: Whose collection goes on which pan ("Pan A: Ana's collection, 20 pieces").
+    pan_text = StringProperty("")
     result = StringProperty("")
     unit = StringProperty("g")
     weighed = NumericProperty(0)
     chart_rows = ListProperty([])
+    #: The pan the live reading is from ("A"), shown on a two-pan balance.
+    live_pan = StringProperty("")
+    #: The balance in a line when something about it matters (see :func:`balance_note`).
+    note = StringProperty("")
+    #: The pan being watched can be tared now.
+    can_tare = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.uses_scale = True
+        self._balance_key: tuple[Any, ...] | None = None
+        hw = App.get_running_app().hardware
+        if hw is not None:
+            hw.bind(pans=self._balance_changed, scale_state=self._balance_changed,
+                    scale_message=self._balance_changed)
+
+    def _balance_changed(self, *_: Any) -> None:
+        """The balance's state or a pan's changed: the note, and the weigh buttons when which
+        pans can weigh has changed."""
+        hw = App.get_running_app().hardware
+        if hw is None:
+            return
+        self.note = balance_note(hw.scale_state, hw.scale_message, list(hw.pans))
+        self.can_tare = hw.can_weigh(int(getattr(self, "_channel", 0)))
+        key = (hw.scale_state, tuple(c for c in range(int(hw.scale_channels)) if hw.can_weigh(c)))
+        if key != self._balance_key:
+            self._balance_key = key
+            c = self.controller
+            if c is not None and c.summary is not None and self.manager is not None \
+                    and self.manager.current == self.name:
+                wo = c.summary.detail.get("weighoff")
+                if wo is not None:
+                    self._fill_actions(wo)
 
     def refresh(self) -> None:
         c = self.controller
@@ -79,8 +147,9 @@ class WeighOffScreen(GameScreen):
         self.unit = wo.get("unit", "g")
         pans = wo.get("pans_for", {})
         pieces = d.get("waiting", {}).get("pieces", {}) or {}
-        self.on_pan = "\n".join(
-            f"Pan {pans.get(n, 0) + 1}: {n}'s collection, {pieces.get(n, wo['pieces'].get(n, 0) - wo['removed'].get(n, 0))} pieces"
+        self.pan_text = "\n".join(
+            f"Pan {pan_name(int(pans.get(n, 0)))}: {n}'s collection, "
+            f"{pieces.get(n, wo['pieces'].get(n, 0) - wo['removed'].get(n, 0))} pieces"
             for n in wo.get("waiting", [])
         )
         self.result = (f"{' and '.join(wo['winners'])} wins!" if len(wo.get("winners", [])) == 1 else
@@ -89,10 +158,15 @@ class WeighOffScreen(GameScreen):
         self._fill_chart(wo)
         self._fill_bracket(wo)
         channel = next(iter(pans.values()), 0)
-        self._channel = int(channel)
         hw = c.hardware
+        if hw is not None:
+            shown, _ = weigh_plan(int(channel), hw)
+            channel = channel if shown is None else shown
+            self.live_pan = f"pan {pan_name(int(channel))}" if int(hw.scale_channels) > 1 else ""
+        self._channel = int(channel)
         if hw is not None and self.manager and self.manager.current == self.name:
             hw.watch_scale(True, int(channel))
+            self._balance_changed()
 
     def _fill_actions(self, wo: Mapping[str, Any]) -> None:
         c = self.controller
@@ -101,21 +175,32 @@ class WeighOffScreen(GameScreen):
         typed = self.ids.typed_buttons
         typed.clear_widgets()
         seen: set[str] = set()
+        hw = c.hardware
+        two = hw is not None and int(hw.scale_channels) > 1
         for action in c.legal:
             if action.get("type") != "weigh":
                 continue
             player = str(action["player"])
             if "from" in action:
-                pan = int(action.get("channel", 0)) + 1
-                box.add_widget(self.action_button(action, text=f"Weigh {player} (pan {pan})", role="primary",
-                                                  key=f"weigh:{player}", height=dp(72)))
+                due = int(action.get("channel", 0))
+                on, ready = weigh_plan(due, hw)
+                if on is not None:  # else no pan can weigh: the note says why, the grams are typed
+                    where = f" (pan {pan_name(on)})" if two else ""
+                    if on != due:
+                        where = f" on pan {pan_name(on)} (pan {pan_name(due)} cannot weigh)"
+                    button = self.action_button({**action, "channel": on}, text=f"Weigh {player}{where}",
+                                                role="primary", key=f"weigh:{player}", height=dp(72))
+                    button.disabled = not ready
+                    box.add_widget(button)
             if player not in seen:
                 seen.add(player)
                 b = PButton(text=f"Enter for {player}", key=f"typed:{player}")
                 b.bind(on_release=lambda _b, p=player: self.enter_typed(p))
                 typed.add_widget(b)
         if not box.children and not c.summary.over:
-            box.add_widget(PLabel(text="No weighing to do now.", role="muted"))
+            due = any(a.get("type") == "weigh" for a in c.legal)
+            box.add_widget(PLabel(text="The balance cannot weigh now: type the grams below." if due
+                                  else "No weighing to do now.", role="muted"))
         self.ids.typed_row.shown = bool(seen)
 
     def _fill_chart(self, wo: Mapping[str, Any]) -> None:
@@ -175,4 +260,4 @@ class WeighOffScreen(GameScreen):
             return
         self.controller.say("Taring: keep the pan empty and still...", "info")
         hw.tare(getattr(self, "_channel", 0), lambda _r: self.controller.say("Tared: the pan reads zero.", "info"),
-                lambda exc: self.controller.say(f"Not tared: {exc}", "error"))
+                lambda exc: self.controller.say(f"Not tared. {exc}", "error"))
