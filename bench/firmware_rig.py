@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.scale import protocol as proto  # noqa: E402
-from tests.support.firmware_rig import FirmwareRig, fresh_board  # noqa: E402
+from companion.scale import protocol as proto
+from tests.support.firmware_rig import FirmwareRig, fresh_board
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -40,7 +40,7 @@ def rig_cost(repeat: int) -> tuple[float, float]:
             rig.set_raw(0, 1000)
             rig.set_raw(1, -1000)
             rig.wait_ms(200)
-            pid = rig._proc.pid  # noqa: SLF001 - a benchmark may look inside
+            pid = rig._proc.pid
             cpu0, wall0 = _cpu_seconds(pid), time.monotonic()
             rig.wait_ms(3000)
             costs.append((_cpu_seconds(pid) - cpu0) / 3.0)

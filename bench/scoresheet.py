@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.games import find_game  # noqa: E402
-from companion.games.scoresheet import Column, counts, options, sheet  # noqa: E402
-from companion.games.scoresheet.dice import all_rolls  # noqa: E402
-from companion.games.scoresheet.rules import PLAIN  # noqa: E402
+from companion.games import find_game
+from companion.games.scoresheet import Column, counts, options, sheet
+from companion.games.scoresheet.dice import all_rolls
+from companion.games.scoresheet.rules import PLAIN
 
 
 def _median_us(fn, inner: int, repeat: int) -> float:
@@ -42,8 +42,16 @@ def main() -> int:
 
     swash = sheet("swashbuckle")
     half = Column.empty(swash)
-    for key, points in (("ones", 3), ("threes", 9), ("full_boat", 25), ("flotsam", 22), ("four_alike", 17),
-                        ("succession_4", 30), ("piracy", 18), ("sixes", 18)):
+    for key, points in (
+        ("ones", 3),
+        ("threes", 9),
+        ("full_boat", 25),
+        ("flotsam", 22),
+        ("four_alike", 17),
+        ("succession_4", 30),
+        ("piracy", 18),
+        ("sixes", 18),
+    ):
         half = half.fill(swash.index(key), points)
     rolls = all_rolls()
     table_counts = [counts(r) for r in rolls]

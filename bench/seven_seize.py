@@ -84,8 +84,10 @@ def calls(pairs: int) -> None:
                 readings.append(Reading(w.grams, w.uncertainty_g))
                 us.append(w.uncertainty_g)
             ties += compare(readings[0], readings[1], 0.95).outcome == "tie"
-        print(f"  true difference {diff:4.2f} g: tie {ties / pairs:6.1%}, clear {1 - ties / pairs:6.1%} "
-              f"(median u {statistics.median(us):.3f} g per weighing)")
+        print(
+            f"  true difference {diff:4.2f} g: tie {ties / pairs:6.1%}, clear {1 - ties / pairs:6.1%} "
+            f"(median u {statistics.median(us):.3f} g per weighing)"
+        )
 
 
 def main() -> int:

@@ -46,13 +46,27 @@ Bench(db=sys.argv[1], scale_url="sim://", camera_url="sim://").run()
 def one_run() -> float:
     with tempfile.TemporaryDirectory(prefix="purser-bench-") as tmp:
         env = dict(os.environ)
-        env.update({"PURSER_BENCH_ROOT": str(ROOT), "KIVY_NO_CONSOLELOG": "1", "KIVY_NO_FILELOG": "1",
-                    "KIVY_NO_ARGS": "1", "KIVY_HOME": tmp, "PURSER_DATA_DIR": tmp})
+        env.update(
+            {
+                "PURSER_BENCH_ROOT": str(ROOT),
+                "KIVY_NO_CONSOLELOG": "1",
+                "KIVY_NO_FILELOG": "1",
+                "KIVY_NO_ARGS": "1",
+                "KIVY_HOME": tmp,
+                "PURSER_DATA_DIR": tmp,
+            }
+        )
         child = Path(tmp) / "bench_child.py"  # Kivy looks for a class's source file
         child.write_text(CHILD, encoding="utf-8")
         env["PURSER_BENCH_T0"] = repr(time.time())
-        out = subprocess.run([sys.executable, str(child), str(Path(tmp) / "purser.db")], env=env,
-                             capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [sys.executable, str(child), str(Path(tmp) / "purser.db")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
         lines = [line for line in out.stdout.splitlines() if line.strip()]
         if out.returncode != 0 or not lines:
             raise SystemExit(f"the app did not start (exit {out.returncode}):\n{out.stderr[-2000:]}")
@@ -68,8 +82,10 @@ def main() -> int:
         t = one_run()
         times.append(t)
         print(f"run {i + 1}: {t:.3f} s")
-    print(f"cold start to first frame: median {statistics.median(times):.3f} s over {len(times)} runs "
-          f"(min {min(times):.3f}, max {max(times):.3f}); goal < 3 s")
+    print(
+        f"cold start to first frame: median {statistics.median(times):.3f} s over {len(times)} runs "
+        f"(min {min(times):.3f}, max {max(times):.3f}); goal < 3 s"
+    )
     print(f"command: {Path(sys.executable).name} bench/ui_startup.py --runs {args.runs}")
     return 0
 

@@ -35,8 +35,9 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=3)
     args = parser.parse_args()
 
-    import companion.ui  # noqa: F401  (Kivy environment)
     from kivy.base import EventLoop
+
+    import companion.ui  # noqa: F401  (Kivy environment)
 
     EventLoop.ensure_window()
     from kivy.core.window import Window
@@ -93,10 +94,14 @@ def main() -> int:
             frames(2)
         app.dispatch("on_stop")
     print(f"scoring taps: {len(updated)}, window {Window.size[0]}x{Window.size[1]}")
-    print(f"tap -> committed and widgets updated: median {statistics.median(updated):.1f} ms "
-          f"(p90 {sorted(updated)[int(len(updated) * 0.9)]:.1f} ms)")
-    print(f"tap -> next frame drawn and flipped: median {statistics.median(drawn):.1f} ms "
-          f"(p90 {sorted(drawn)[int(len(drawn) * 0.9)]:.1f} ms); goal < 50 ms")
+    print(
+        f"tap -> committed and widgets updated: median {statistics.median(updated):.1f} ms "
+        f"(p90 {sorted(updated)[int(len(updated) * 0.9)]:.1f} ms)"
+    )
+    print(
+        f"tap -> next frame drawn and flipped: median {statistics.median(drawn):.1f} ms "
+        f"(p90 {sorted(drawn)[int(len(drawn) * 0.9)]:.1f} ms); goal < 50 ms"
+    )
     print(f"command: python bench/ui_tap.py --players {args.players}")
     return 0
 

@@ -12,8 +12,8 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="purser-kivy-"))
 
-import pytest  # noqa: E402
-from hypothesis import settings  # noqa: E402
+import pytest
+from hypothesis import settings
 
 # On CI (CI=true) property tests draw the same examples every run, so a red run can be
 # reproduced; locally each run explores new ones.
@@ -23,7 +23,7 @@ if os.environ.get("CI"):
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):  # noqa: ARG001
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     """With PURSER_NO_SKIP=1 (``make test``, CI) a skipped test is a failure.
 
     A check that could not run (missing simulator, no window) must never look like a

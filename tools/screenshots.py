@@ -147,9 +147,19 @@ def _make(app: Any, name: str) -> None:
     elif name == "fixdice":
         app.start_game("swashbuckle", ["Ana", "Ben", "Cy"], {"who_starts": "seating"}, seed=4)
         read = [(5, False), (5, False), (3, True), (6, False), (2, True)]
-        app.controller.act({"type": "roll", "player": "Ana", "detections": {
-            "dice": [{"value": v, "box": [40 + 90 * i, 60, 60, 60], "confidence": 0.55 if u else 0.97,
-                      "unsure": u} for i, (v, u) in enumerate(read)], "unsure": 2}})
+        app.controller.act(
+            {
+                "type": "roll",
+                "player": "Ana",
+                "detections": {
+                    "dice": [
+                        {"value": v, "box": [40 + 90 * i, 60, 60, 60], "confidence": 0.55 if u else 0.97, "unsure": u}
+                        for i, (v, u) in enumerate(read)
+                    ],
+                    "unsure": 2,
+                },
+            }
+        )
     elif name == "newgame":
         screen = app.go("newgame")
         screen.choose_game("swashbuckle")
@@ -160,8 +170,10 @@ def _make(app: Any, name: str) -> None:
         wait(lambda: app.hardware.detections is not None and app.hardware.grams is not None)
     elif name == "seven":
         app.start_game("seven", ["Ana", "Ben", "Cy"], {}, seed=1)
-        for action in ({"type": "play", "player": "Ana", "card": 3, "on": "hole"},
-                       {"type": "play", "player": "Ben", "card": 2, "on": "number"}):
+        for action in (
+            {"type": "play", "player": "Ana", "card": 3, "on": "hole"},
+            {"type": "play", "player": "Ben", "card": 2, "on": "number"},
+        ):
             app.controller.act(action)
     elif name == "generic":  # every game has its own screen: a Guilded session shown on this one
         app.start_game("guilded", ["Ana", "Ben"], {}, seed=1)
@@ -176,9 +188,11 @@ def _make(app: Any, name: str) -> None:
             app.controller.act(action)
     elif name == "scallywagger":
         app.start_game("scallywagger", ["Ana", "Ben", "Cy"], {}, seed=1)
-        for action in ({"type": "first_captain", "player": "Ana"},
-                       {"type": "bid", "player": "Ana", "quantity": 4, "face": 3},
-                       {"type": "bid", "player": "Ben", "quantity": 4, "face": 5}):
+        for action in (
+            {"type": "first_captain", "player": "Ana"},
+            {"type": "bid", "player": "Ana", "quantity": 4, "face": 3},
+            {"type": "bid", "player": "Ben", "quantity": 4, "face": 5},
+        ):
             app.controller.act(action)
     elif name == "swashbuckle":
         app.start_game("swashbuckle", ["Ana", "Ben", "Cy"], {"who_starts": "seating"}, seed=2)
@@ -208,28 +222,80 @@ def _make(app: Any, name: str) -> None:
         raise SystemExit(f"no such screen: {name}")
 
 
-SCREENS = ("home", "newgame", "players", "past", "settings", "hardware", "calibrate", "generic",
-           "seven", "swashbuckle", "fixdice", "scallywagger", "seize", "weighoff", "guilded", "over")
+SCREENS = (
+    "home",
+    "newgame",
+    "players",
+    "past",
+    "settings",
+    "hardware",
+    "calibrate",
+    "generic",
+    "seven",
+    "swashbuckle",
+    "fixdice",
+    "scallywagger",
+    "seize",
+    "weighoff",
+    "guilded",
+    "over",
+)
 
 #: Guilded Treasures into Ben's second turn: mercenaries on both sides, statuses, loot spent.
 GUILDED_TURNS = (
-    {"type": "roll", "player": "Ana", "value": 5}, {"type": "roll", "player": "Ben", "value": 2},
+    {"type": "roll", "player": "Ana", "value": 5},
+    {"type": "roll", "player": "Ben", "value": 2},
     {"type": "go_first", "player": "Ana", "first": "Ana"},
-    {"type": "keep", "player": "Ana"}, {"type": "keep", "player": "Ben"},
-    {"type": "next_phase", "player": "Ana"}, {"type": "next_phase", "player": "Ana"},
-    {"type": "acquire", "player": "Ana", "cards": 2}, {"type": "next_phase", "player": "Ana"},
-    {"type": "play_merc", "player": "Ana", "name": "Deckhand", "health": 6, "bounty": 2, "armour": 1, "melee": 3,
-     "move": 2, "tile": {"side": "Ana", "row": 1, "col": 2}},
-    {"type": "play_merc", "player": "Ana", "name": "Sea Witch", "health": 4, "bounty": 3, "ranged": 3,
-     "ranged_type": "staff", "move": 1, "tile": {"side": "Ana", "row": 1, "col": 3}},
-    {"type": "end_turn", "player": "Ana"}, {"type": "next_phase", "player": "Ana"},
-    {"type": "next_phase", "player": "Ben"}, {"type": "next_phase", "player": "Ben"},
-    {"type": "acquire", "player": "Ben", "cards": 1}, {"type": "next_phase", "player": "Ben"},
-    {"type": "play_merc", "player": "Ben", "name": "Raider", "health": 7, "bounty": 3, "magic_armour": 1,
-     "defence": 2, "melee": 2, "move": 3, "tile": {"side": "Ben", "row": 1, "col": 3}},
+    {"type": "keep", "player": "Ana"},
+    {"type": "keep", "player": "Ben"},
+    {"type": "next_phase", "player": "Ana"},
+    {"type": "next_phase", "player": "Ana"},
+    {"type": "acquire", "player": "Ana", "cards": 2},
+    {"type": "next_phase", "player": "Ana"},
+    {
+        "type": "play_merc",
+        "player": "Ana",
+        "name": "Deckhand",
+        "health": 6,
+        "bounty": 2,
+        "armour": 1,
+        "melee": 3,
+        "move": 2,
+        "tile": {"side": "Ana", "row": 1, "col": 2},
+    },
+    {
+        "type": "play_merc",
+        "player": "Ana",
+        "name": "Sea Witch",
+        "health": 4,
+        "bounty": 3,
+        "ranged": 3,
+        "ranged_type": "staff",
+        "move": 1,
+        "tile": {"side": "Ana", "row": 1, "col": 3},
+    },
+    {"type": "end_turn", "player": "Ana"},
+    {"type": "next_phase", "player": "Ana"},
+    {"type": "next_phase", "player": "Ben"},
+    {"type": "next_phase", "player": "Ben"},
+    {"type": "acquire", "player": "Ben", "cards": 1},
+    {"type": "next_phase", "player": "Ben"},
+    {
+        "type": "play_merc",
+        "player": "Ben",
+        "name": "Raider",
+        "health": 7,
+        "bounty": 3,
+        "magic_armour": 1,
+        "defence": 2,
+        "melee": 2,
+        "move": 3,
+        "tile": {"side": "Ben", "row": 1, "col": 3},
+    },
     {"type": "add_status", "target": "m1", "status": "poison", "count": 2},
     {"type": "add_status", "target": "m1", "status": "bleed", "count": 1},
-    {"type": "next_phase", "player": "Ben"}, {"type": "next_phase", "player": "Ben"},
+    {"type": "next_phase", "player": "Ben"},
+    {"type": "next_phase", "player": "Ben"},
     {"type": "attack", "player": "Ben", "merc": "m3", "target": "m2", "with": "melee"},
 )
 
@@ -241,8 +307,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = [n for n in args.only.split(",") if n] or list(SCREENS)
 
-    import companion.ui  # noqa: F401  (Kivy environment)
     from kivy.base import EventLoop
+
+    import companion.ui  # noqa: F401  (Kivy environment)
 
     EventLoop.ensure_window()
     from kivy.core.window import Window

@@ -30,10 +30,10 @@ def _multisets(size: int) -> list[tuple[int, ...]]:
 
     def walk(prefix: list[int], left: int) -> None:
         if len(prefix) == FACES - 1:
-            found.append(tuple(prefix + [left]))
+            found.append((*prefix, left))
             return
         for n in range(left, -1, -1):
-            walk(prefix + [n], left - n)
+            walk([*prefix, n], left - n)
 
     walk([], size)
     return sorted(found, reverse=True)

@@ -73,8 +73,11 @@ class Hint:
         return self.choices[0]
 
     def to_json(self) -> dict:
-        return {"rolls_left": self.rolls_left, "best": self.best.to_json(),
-                "choices": [c.to_json() for c in self.choices]}
+        return {
+            "rolls_left": self.rolls_left,
+            "best": self.best.to_json(),
+            "choices": [c.to_json() for c in self.choices],
+        }
 
 
 class Advisor:
@@ -123,8 +126,13 @@ class Advisor:
             n = roll_choices(self._values, r, *state, box, pts, val, how, *self._args)
             boxes = self.sheet.boxes
             choices = [
-                Choice(banked + float(val[i]), box=boxes[box[i]].key, label=boxes[box[i]].label,
-                       points=None if how[i] == 3 else int(pts[i]), how=HOW[how[i]])
+                Choice(
+                    banked + float(val[i]),
+                    box=boxes[box[i]].key,
+                    label=boxes[box[i]].label,
+                    points=None if how[i] == 3 else int(pts[i]),
+                    how=HOW[how[i]],
+                )
                 for i in range(n)
             ]
         else:

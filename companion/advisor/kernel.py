@@ -39,10 +39,38 @@ def _next_value(V, b, pts, mask, up, five, zero, n_up, n_five, n_zero, upper_at,
 
 
 @njit(cache=True)
-def roll_choices(V, r, mask, up, five, zero, out_box, out_pts, out_val, out_how,
-                 n_boxes, n_up, n_five, n_zero, upper_at, upper_bonus, extra_bonus, mode, zeros_any, five_box,
-                 score, score_joker, extra, qualifies, plunder, max_points, upper, scuttle, upper_for_face,
-                 five_face):
+def roll_choices(
+    V,
+    r,
+    mask,
+    up,
+    five,
+    zero,
+    out_box,
+    out_pts,
+    out_val,
+    out_how,
+    n_boxes,
+    n_up,
+    n_five,
+    n_zero,
+    upper_at,
+    upper_bonus,
+    extra_bonus,
+    mode,
+    zeros_any,
+    five_box,
+    score,
+    score_joker,
+    extra,
+    qualifies,
+    plunder,
+    max_points,
+    upper,
+    scuttle,
+    upper_for_face,
+    five_face,
+):
     """Every legal box for final roll ``r``: fills the ``out_*`` arrays, returns how many.
 
     ``out_how``: 0 scores as rolled, 1 joker, 2 max potential, 3 further roll, 4 zero.
@@ -55,7 +83,7 @@ def roll_choices(V, r, mask, up, five, zero, out_box, out_pts, out_val, out_how,
     if five_filled and five == 1:
         bonus = extra_bonus
     mode_now = mode if five_filled else 0
-    if mode_now == 1 or mode_now == 2:
+    if mode_now in {1, 2}:
         own = upper_for_face[face]
         lower_open = False
         for b in range(n_boxes):
@@ -83,8 +111,13 @@ def roll_choices(V, r, mask, up, five, zero, out_box, out_pts, out_val, out_how,
             out_box[n] = b
             out_pts[n] = pts
             out_how[n] = 4 if pts == 0 else (1 if pts > score[b, r] else 0)
-            out_val[n] = pts + bonus + _next_value(V, b, pts, mask, up, five, zero, n_up, n_five, n_zero,
-                                                   upper_at, upper_bonus, upper, five_box)
+            out_val[n] = (
+                pts
+                + bonus
+                + _next_value(
+                    V, b, pts, mask, up, five, zero, n_up, n_five, n_zero, upper_at, upper_bonus, upper, five_box
+                )
+            )
             n += 1
         return n
     scoring = False
@@ -96,8 +129,13 @@ def roll_choices(V, r, mask, up, five, zero, out_box, out_pts, out_val, out_how,
                 out_box[n] = b
                 out_pts[n] = -1
                 out_how[n] = 3
-                out_val[n] = plunder[b] + bonus + _next_value(V, b, 1, mask, up, five, zero, n_up, n_five, n_zero,
-                                                              upper_at, upper_bonus, upper, five_box)
+                out_val[n] = (
+                    plunder[b]
+                    + bonus
+                    + _next_value(
+                        V, b, 1, mask, up, five, zero, n_up, n_five, n_zero, upper_at, upper_bonus, upper, five_box
+                    )
+                )
                 n += 1
                 scoring = True
             continue
@@ -106,8 +144,13 @@ def roll_choices(V, r, mask, up, five, zero, out_box, out_pts, out_val, out_how,
             out_box[n] = b
             out_pts[n] = pts
             out_how[n] = 0 if pts > 0 else 4
-            out_val[n] = pts + bonus + _next_value(V, b, pts, mask, up, five, zero, n_up, n_five, n_zero,
-                                                   upper_at, upper_bonus, upper, five_box)
+            out_val[n] = (
+                pts
+                + bonus
+                + _next_value(
+                    V, b, pts, mask, up, five, zero, n_up, n_five, n_zero, upper_at, upper_bonus, upper, five_box
+                )
+            )
             n += 1
             if pts > 0:
                 scoring = True
@@ -121,8 +164,13 @@ def roll_choices(V, r, mask, up, five, zero, out_box, out_pts, out_val, out_how,
                 out_box[n] = b
                 out_pts[n] = pts
                 out_how[n] = 2
-                out_val[n] = pts + bonus + _next_value(V, b, pts, mask, up, five, zero, n_up, n_five, n_zero,
-                                                       upper_at, upper_bonus, upper, five_box)
+                out_val[n] = (
+                    pts
+                    + bonus
+                    + _next_value(
+                        V, b, pts, mask, up, five, zero, n_up, n_five, n_zero, upper_at, upper_bonus, upper, five_box
+                    )
+                )
                 n += 1
         return n
     if not zeros_any:
@@ -135,8 +183,9 @@ def roll_choices(V, r, mask, up, five, zero, out_box, out_pts, out_val, out_how,
                 out_box[n] = b
                 out_pts[n] = 0
                 out_how[n] = 4
-                out_val[n] = _next_value(V, b, 0, mask, up, five, zero, n_up, n_five, n_zero,
-                                         upper_at, upper_bonus, upper, five_box)
+                out_val[n] = _next_value(
+                    V, b, 0, mask, up, five, zero, n_up, n_five, n_zero, upper_at, upper_bonus, upper, five_box
+                )
                 n += 1
     return n
 
@@ -162,18 +211,46 @@ def best_keeps(E, M, sub, first_roll, out):
             s = sub[k, j]
             if s < 0:
                 break
-            if M[s] > m:
-                m = M[s]
+            m = max(m, M[s])
         M[k] = m
     for r in range(out.shape[0]):
         out[r] = M[first_roll + r]
 
 
 @njit(cache=True)
-def final_roll_values(V, mask, up, five, zero, out, box, pts, val, how, nv,
-                      n_boxes, n_up, n_five, n_zero, upper_at, upper_bonus, extra_bonus, mode, zeros_any, five_box,
-                      score, score_joker, extra, qualifies, plunder, max_points, upper, scuttle, upper_for_face,
-                      five_face):
+def final_roll_values(
+    V,
+    mask,
+    up,
+    five,
+    zero,
+    out,
+    box,
+    pts,
+    val,
+    how,
+    nv,
+    n_boxes,
+    n_up,
+    n_five,
+    n_zero,
+    upper_at,
+    upper_bonus,
+    extra_bonus,
+    mode,
+    zeros_any,
+    five_box,
+    score,
+    score_joker,
+    extra,
+    qualifies,
+    plunder,
+    max_points,
+    upper,
+    scuttle,
+    upper_for_face,
+    five_face,
+):
     """``out[r]``: the value of final roll ``r`` scored in its best box.
 
     The common case (no five of a kind, something scores) runs box by box over all rolls with
@@ -188,19 +265,21 @@ def final_roll_values(V, mask, up, five, zero, out, box, pts, val, how, nv,
             continue
         if upper[b]:
             for p in range(max_points[b] + 1):
-                nv[p] = _next_value(V, b, p, mask, up, five, zero, n_up, n_five, n_zero,
-                                    upper_at, upper_bonus, upper, five_box)
+                nv[p] = _next_value(
+                    V, b, p, mask, up, five, zero, n_up, n_five, n_zero, upper_at, upper_bonus, upper, five_box
+                )
         else:
-            nv[0] = _next_value(V, b, 0, mask, up, five, zero, n_up, n_five, n_zero,
-                                upper_at, upper_bonus, upper, five_box)
-            nv[1] = _next_value(V, b, 1, mask, up, five, zero, n_up, n_five, n_zero,
-                                upper_at, upper_bonus, upper, five_box)
+            nv[0] = _next_value(
+                V, b, 0, mask, up, five, zero, n_up, n_five, n_zero, upper_at, upper_bonus, upper, five_box
+            )
+            nv[1] = _next_value(
+                V, b, 1, mask, up, five, zero, n_up, n_five, n_zero, upper_at, upper_bonus, upper, five_box
+            )
         if extra[b]:
             for r in range(n_rolls):
                 if qualifies[b, r]:
                     v = plunder[b] + nv[1]
-                    if v > out[r]:
-                        out[r] = v
+                    out[r] = max(out[r], v)
             continue
         for r in range(n_rolls):
             p = score[b, r]
@@ -210,26 +289,76 @@ def final_roll_values(V, mask, up, five, zero, out, box, pts, val, how, nv,
                 v = nv[0]
             else:
                 continue
-            if v > out[r]:
-                out[r] = v
+            out[r] = max(out[r], v)
     for r in range(n_rolls):
         if five_face[r] >= 0 or out[r] == NEG:
-            n = roll_choices(V, r, mask, up, five, zero, box, pts, val, how,
-                             n_boxes, n_up, n_five, n_zero, upper_at, upper_bonus, extra_bonus, mode, zeros_any,
-                             five_box, score, score_joker, extra, qualifies, plunder, max_points, upper, scuttle,
-                             upper_for_face, five_face)
+            n = roll_choices(
+                V,
+                r,
+                mask,
+                up,
+                five,
+                zero,
+                box,
+                pts,
+                val,
+                how,
+                n_boxes,
+                n_up,
+                n_five,
+                n_zero,
+                upper_at,
+                upper_bonus,
+                extra_bonus,
+                mode,
+                zeros_any,
+                five_box,
+                score,
+                score_joker,
+                extra,
+                qualifies,
+                plunder,
+                max_points,
+                upper,
+                scuttle,
+                upper_for_face,
+                five_face,
+            )
             best = NEG
             for i in range(n):
-                if val[i] > best:
-                    best = val[i]
+                best = max(best, val[i])
             out[r] = best
 
 
 @njit(cache=True, parallel=True)
-def solve_level(V, masks, rep, add, sub, first_roll,
-                n_boxes, n_up, n_five, n_zero, upper_at, upper_bonus, extra_bonus, mode, zeros_any, five_box,
-                score, score_joker, extra, qualifies, plunder, max_points, upper, scuttle, upper_for_face,
-                five_face):
+def solve_level(
+    V,
+    masks,
+    rep,
+    add,
+    sub,
+    first_roll,
+    n_boxes,
+    n_up,
+    n_five,
+    n_zero,
+    upper_at,
+    upper_bonus,
+    extra_bonus,
+    mode,
+    zeros_any,
+    five_box,
+    score,
+    score_joker,
+    extra,
+    qualifies,
+    plunder,
+    max_points,
+    upper,
+    scuttle,
+    upper_for_face,
+    five_face,
+):
     """Fill ``V`` for every state of ``masks`` (one level) whose upper subtotal represents its
     class (``rep[mask, up] == up``); the others are copied from it afterwards."""
     n_rolls = score.shape[1]
@@ -254,10 +383,39 @@ def solve_level(V, masks, rep, add, sub, first_roll,
                 for zero in range(n_zero):
                     if zero == 1 and mask == 0:
                         continue
-                    final_roll_values(V, mask, up, five, zero, values, box, pts, val, how, nv,
-                                      n_boxes, n_up, n_five, n_zero, upper_at, upper_bonus, extra_bonus, mode,
-                                      zeros_any, five_box, score, score_joker, extra, qualifies, plunder,
-                                      max_points, upper, scuttle, upper_for_face, five_face)
+                    final_roll_values(
+                        V,
+                        mask,
+                        up,
+                        five,
+                        zero,
+                        values,
+                        box,
+                        pts,
+                        val,
+                        how,
+                        nv,
+                        n_boxes,
+                        n_up,
+                        n_five,
+                        n_zero,
+                        upper_at,
+                        upper_bonus,
+                        extra_bonus,
+                        mode,
+                        zeros_any,
+                        five_box,
+                        score,
+                        score_joker,
+                        extra,
+                        qualifies,
+                        plunder,
+                        max_points,
+                        upper,
+                        scuttle,
+                        upper_for_face,
+                        five_face,
+                    )
                     for _ in range(2):
                         keep_values(values, E, add, first_roll)
                         best_keeps(E, M, sub, first_roll, values)

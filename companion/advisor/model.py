@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from companion.advisor.dice import dice_space
-from companion.games.scoresheet.rules import PLAIN, Context, ExtraRoll
+from companion.games.scoresheet.rules import PLAIN, Context, Counts, ExtraRoll
 from companion.games.scoresheet.sheet import UPPER, Column, Sheet, tally
 
 MODES = {"none": 0, "joker_forced": 1, "joker_free": 2, "max_potential": 3}
@@ -87,10 +87,25 @@ class Model:
     def key(self) -> str:
         """A short hash naming this model's scoring, for the on-disk cache."""
         parts = json.dumps(
-            [self.sheet.name, self.score.tolist(), self.score_joker.tolist(), self.extra.tolist(),
-             self.qualifies.tolist(), self.plunder.tolist(), self.max_points.tolist(), self.upper.tolist(),
-             self.scuttle.tolist(), self.upper_at, self.upper_bonus, self.extra_bonus, self.clean_bonus,
-             self.mode, self.zeros_any, self.five_box, MODEL_VERSION]
+            [
+                self.sheet.name,
+                self.score.tolist(),
+                self.score_joker.tolist(),
+                self.extra.tolist(),
+                self.qualifies.tolist(),
+                self.plunder.tolist(),
+                self.max_points.tolist(),
+                self.upper.tolist(),
+                self.scuttle.tolist(),
+                self.upper_at,
+                self.upper_bonus,
+                self.extra_bonus,
+                self.clean_bonus,
+                self.mode,
+                self.zeros_any,
+                self.five_box,
+                MODEL_VERSION,
+            ]
         )
         return hashlib.sha256(parts.encode()).hexdigest()[:16]
 
@@ -159,7 +174,7 @@ def stored_states(model: Model, rep: np.ndarray) -> tuple[np.ndarray, np.ndarray
 def build_model(sheet: Sheet) -> Model:
     """Tabulate ``sheet``'s boxes over every roll and lay out its state space."""
     space = dice_space()
-    rolls = [tuple(int(n) for n in r) for r in space.rolls]
+    rolls: list[Counts] = [(int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in space.rolls]
     boxes = sheet.boxes
     nb = len(boxes)
     score = np.array([[b.points(r, PLAIN) for r in rolls] for b in boxes], dtype=np.int32)
@@ -171,8 +186,9 @@ def build_model(sheet: Sheet) -> Model:
         if isinstance(b.rule, ExtraRoll):
             plunder[i] = float(sum(p * b.rule.plunder(r) for p, r in zip(space.roll_probability, rolls)))
     upper = np.array([b.section == UPPER for b in boxes], dtype=np.bool_)
-    upper_for_face = np.array([sheet.upper_box(face) if sheet.upper_box(face) is not None else -1
-                               for face in range(1, 7)], dtype=np.int32)
+    upper_for_face = np.array(
+        [sheet.upper_box(face) if sheet.upper_box(face) is not None else -1 for face in range(1, 7)], dtype=np.int32
+    )
     five_face = np.array([r.index(5) if 5 in r else -1 for r in rolls], dtype=np.int32)
     n_up = sheet.upper_bonus_at + 1 if sheet.upper_bonus else 1
     upper_at = n_up - 1
@@ -183,17 +199,35 @@ def build_model(sheet: Sheet) -> Model:
     max_points = np.array([b.max_points() for b in boxes], dtype=np.int32)
     up_ok = _reachable_subtotals(nb, upper, score, score_joker, max_points, n_up)
     return Model(
-        sheet=sheet, n_boxes=nb, n_up=n_up, n_five=n_five, n_zero=n_zero, upper_at=upper_at,
-        upper_bonus=float(sheet.upper_bonus), extra_bonus=float(sheet.extra_five_bonus),
-        clean_bonus=float(sheet.clean_bonus), mode=mode, zeros_any=sheet.zeros == "any", five_box=five_box,
-        score=score, score_joker=score_joker, extra=extra, qualifies=qualifies, plunder=plunder,
-        max_points=max_points, upper=upper, scuttle=np.array([b.scuttle for b in boxes], dtype=np.bool_),
-        upper_for_face=upper_for_face, five_face=five_face, up_ok=up_ok,
+        sheet=sheet,
+        n_boxes=nb,
+        n_up=n_up,
+        n_five=n_five,
+        n_zero=n_zero,
+        upper_at=upper_at,
+        upper_bonus=float(sheet.upper_bonus),
+        extra_bonus=float(sheet.extra_five_bonus),
+        clean_bonus=float(sheet.clean_bonus),
+        mode=mode,
+        zeros_any=sheet.zeros == "any",
+        five_box=five_box,
+        score=score,
+        score_joker=score_joker,
+        extra=extra,
+        qualifies=qualifies,
+        plunder=plunder,
+        max_points=max_points,
+        upper=upper,
+        scuttle=np.array([b.scuttle for b in boxes], dtype=np.bool_),
+        upper_for_face=upper_for_face,
+        five_face=five_face,
+        up_ok=up_ok,
     )
 
 
-def _reachable_subtotals(nb: int, upper: np.ndarray, score: np.ndarray, score_joker: np.ndarray,
-                         max_points: np.ndarray, n_up: int) -> np.ndarray:
+def _reachable_subtotals(
+    nb: int, upper: np.ndarray, score: np.ndarray, score_joker: np.ndarray, max_points: np.ndarray, n_up: int
+) -> np.ndarray:
     """For every mask, which capped upper subtotals its filled upper boxes can add up to."""
     cap = n_up - 1
     upper_boxes = [i for i in range(nb) if upper[i]]

@@ -34,7 +34,6 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose refusals are one line: what is wrong and where to look."""
 
@@ -47,12 +46,14 @@ def build_parser() -> argparse.ArgumentParser:
     """Build the full argument parser with every registered sub-command."""
     parser = _Parser(
         prog="purser",
-        description="Purser referees pirate tabletop games: score sheets, rules, "
-        "a booty balance and a dice camera.",
+        description="Purser referees pirate tabletop games: score sheets, rules, a booty balance and a dice camera.",
     )
     parser.add_argument("--version", action="version", version=f"purser {__version__}")
     parser.add_argument(
-        "-v", "--verbose", action="count", default=0,
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
         help="log more detail to stderr (-v info, -vv debug)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -24,8 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("preset", metavar="PRESET", help=f"the sheet: {', '.join(PRESET_NAMES)}")
     p.add_argument("--dice", nargs=5, metavar="DIE", help="the five dice showing")
-    p.add_argument("--rolls-left", type=int, default=0, choices=(0, 1, 2),
-                   help="rerolls still allowed this turn (0: choose a box)")
+    p.add_argument(
+        "--rolls-left", type=int, default=0, choices=(0, 1, 2), help="rerolls still allowed this turn (0: choose a box)"
+    )
     add_sheet_arguments(p)
     p.add_argument("--expected", action="store_true", help="print the expected score of a fresh game")
     p.add_argument("--all", action="store_true", help="list every choice, not just the best five")

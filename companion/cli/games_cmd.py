@@ -20,15 +20,20 @@ def run(args: argparse.Namespace) -> int:
     """Print every registered game."""
     games = list_games()
     if args.json:
-        print(json.dumps([
-            {
-                "name": g.NAME,
-                "title": g.TITLE,
-                "players": [g.MIN_PLAYERS, g.MAX_PLAYERS],
-                "rules": {r.key: {"default": r.default, "help": r.help} for r in g.RULES},
-            }
-            for g in games
-        ], default=list))
+        print(
+            json.dumps(
+                [
+                    {
+                        "name": g.NAME,
+                        "title": g.TITLE,
+                        "players": [g.MIN_PLAYERS, g.MAX_PLAYERS],
+                        "rules": {r.key: {"default": r.default, "help": r.help} for r in g.RULES},
+                    }
+                    for g in games
+                ],
+                default=list,
+            )
+        )
         return 0
     for g in games:
         print(f"{g.NAME:<14} {g.TITLE} ({g.MIN_PLAYERS}-{g.MAX_PLAYERS} players)")

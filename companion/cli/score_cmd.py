@@ -47,13 +47,15 @@ def run(args: argparse.Namespace) -> int:
     column = parse_used(sheet, args.used)
     found = options(sheet, [column], dice, cursed=args.cursed)
     if args.json:
-        print_json({
-            "preset": name,
-            "dice": list(dice),
-            "cursed": args.cursed,
-            "used": {k: v for k, v in zip(sheet.keys, column.scores, strict=True) if v is not None},
-            "options": [o.to_json() for o in found],
-        })
+        print_json(
+            {
+                "preset": name,
+                "dice": list(dice),
+                "cursed": args.cursed,
+                "used": {k: v for k, v in zip(sheet.keys, column.scores, strict=True) if v is not None},
+                "options": [o.to_json() for o in found],
+            }
+        )
         return 0
     scoring = sum(1 for o in found if not o.scuttle)
     where = "an empty sheet" if not args.used.strip() else "this sheet"

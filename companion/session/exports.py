@@ -45,8 +45,11 @@ EXPORT_SCHEMA: dict[str, Any] = {
         "seed": _INT64,
         "cursor": {"type": "integer", "minimum": 0},
         "actions": {"type": "array", "items": {"type": "object"}, "maxItems": 100_000},
-        "hardware": {"type": "object", "additionalProperties": {"type": ["string", "null"], "maxLength": 1000},
-                     "maxProperties": 8},
+        "hardware": {
+            "type": "object",
+            "additionalProperties": {"type": ["string", "null"], "maxLength": 1000},
+            "maxProperties": 8,
+        },
         "created": {"type": "string", "maxLength": 64},
         "sha256": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
     },
@@ -108,8 +111,9 @@ def read_export(raw: bytes | str, name: str = "that file") -> dict[str, Any]:
         data["uuid"] = str(uuidlib.uuid5(_LEGACY_NAMESPACE, content_hash(data)))
         return data
     if "sha256" not in data or "uuid" not in data:
-        raise ExportRefused(f"{name} is a damaged Purser game export (its checksum or game id is missing); "
-                            "nothing was imported")
+        raise ExportRefused(
+            f"{name} is a damaged Purser game export (its checksum or game id is missing); nothing was imported"
+        )
     if content_hash(data) != data["sha256"]:
         raise ExportRefused(
             f"{name} was changed after it was exported (its checksum does not match), so it cannot be trusted; "

@@ -38,7 +38,9 @@ MEASUREMENT: Schema = {"type": ["object", "null"], "maxProperties": 64}
 FROM = _enum("scale", "camera")
 CHANNEL = _int(0, 7)
 NAMES: Schema = {
-    "type": ["array", "null"], "items": {"type": "string", "minLength": 1, "maxLength": 64}, "maxItems": 16
+    "type": ["array", "null"],
+    "items": {"type": "string", "minLength": 1, "maxLength": 64},
+    "maxItems": 16,
 }
 
 # -- Seize: Guilded Treasures -------------------------------------------------------------
@@ -53,21 +55,33 @@ _TILE: Schema = {
 _FLAT: Schema = {"type": ["string", "integer", "number", "boolean", "null"], "maxLength": 200}
 #: A card written out as an object (a treasure, a deck entry, a Champion): flat fields.
 _CARD: Schema = {"type": ["object", "null"], "additionalProperties": _FLAT, "maxProperties": 32}
-_TREASURE: Schema = {"type": ["object", "string", "null"], "additionalProperties": _FLAT, "maxProperties": 32,
-                     "maxLength": 200}
+_TREASURE: Schema = {
+    "type": ["object", "string", "null"],
+    "additionalProperties": _FLAT,
+    "maxProperties": 32,
+    "maxLength": 200,
+}
 _MERC_CARD: Schema = {
-    "name": TEXT, "health": _int(0, 999), "base_health": _int(0, 999), **_STATS,
-    "ranged_type": TEXT, "stars": _int(0, 4), "class": TEXT, "kind": TEXT, "tile": _TILE,
+    "name": TEXT,
+    "health": _int(0, 999),
+    "base_health": _int(0, 999),
+    **_STATS,
+    "ranged_type": TEXT,
+    "stars": _int(0, 4),
+    "class": TEXT,
+    "kind": TEXT,
+    "tile": _TILE,
 }
 _COIN = _enum("won", "lost")
 
 GUILDED: dict[str, Schema] = {
     "*": {"player": NAME, "at": SECONDS},
     "decks_ready": {},
-    "deck": {"cards": {"type": ["array", "null"], "items": _CARD, "maxItems": 200},
-             "champion": {"type": ["object", "boolean", "null"], "additionalProperties": _FLAT, "maxProperties": 32},
-             "guild_master": {"type": ["object", "boolean", "null"], "additionalProperties": _FLAT,
-                              "maxProperties": 32}},
+    "deck": {
+        "cards": {"type": ["array", "null"], "items": _CARD, "maxItems": 200},
+        "champion": {"type": ["object", "boolean", "null"], "additionalProperties": _FLAT, "maxProperties": 32},
+        "guild_master": {"type": ["object", "boolean", "null"], "additionalProperties": _FLAT, "maxProperties": 32},
+    },
     "roll": {"value": FACE, "dice": DICE, "detections": MEASUREMENT, "from": FROM},
     "go_first": {"first": NAME},
     "pillar": {"tile": _TILE},
@@ -84,12 +98,25 @@ GUILDED: dict[str, Schema] = {
     "exit": {"merc": NAME},
     "move": {"merc": NAME, "spaces": _int(0, 99), "to": _TILE},
     "reveal": {"merc": NAME, "target": NAME},
-    "attack": {"merc": NAME, "target": NAME, "with": _enum("melee", "ranged"), "amount": _int(0, 999),
-               "damage_type": TEXT, "card": TEXT, "coin": _COIN},
+    "attack": {
+        "merc": NAME,
+        "target": NAME,
+        "with": _enum("melee", "ranged"),
+        "amount": _int(0, 999),
+        "damage_type": TEXT,
+        "card": TEXT,
+        "coin": _COIN,
+    },
     "plunder": {"merc": NAME, "opponent": NAME, "coin": _COIN},
     "ability": {"kind": TEXT, "card": TEXT, "merc": NAME, "cost": _int(0, 99), "target": NAME},
-    "damage": {"target": NAME, "amount": _int(0, 999), "damage_type": TEXT, "source": NAME, "untargeted": BOOL,
-               "cause": TEXT},
+    "damage": {
+        "target": NAME,
+        "amount": _int(0, 999),
+        "damage_type": TEXT,
+        "source": NAME,
+        "untargeted": BOOL,
+        "cause": TEXT,
+    },
     "heal": {"target": NAME, "amount": _int(0, 999)},
     "add_status": {"target": NAME, "status": TEXT, "count": _int(0, 99)},
     "remove_status": {"target": NAME, "status": TEXT, "count": _int(0, 99)},
@@ -138,8 +165,15 @@ SEVEN_SEIZE: dict[str, Schema] = {
     "quartermaster": {"returned": _int(0, 1000)},
     "strumpet": {"choice": TEXT, "victim": NAME},
     "pick": {"for": NAME, "pieces": _int(0, 1000), "stash": TEXT},
-    "weigh": {"grams": GRAMS, "uncertainty_g": {"type": ["number", "null"], "minimum": 0, "maximum": 1e6},
-              "pips": _int(0, 100000), "weighing": MEASUREMENT, "from": FROM, "channel": CHANNEL, "confirm": BOOL},
+    "weigh": {
+        "grams": GRAMS,
+        "uncertainty_g": {"type": ["number", "null"], "minimum": 0, "maximum": 1e6},
+        "pips": _int(0, 100000),
+        "weighing": MEASUREMENT,
+        "from": FROM,
+        "channel": CHANNEL,
+        "confirm": BOOL,
+    },
 }
 
 _KEEP: Schema = {"type": ["array", "null"], "items": {"type": "integer", "minimum": 1, "maximum": 6}, "maxItems": 10}
@@ -147,8 +181,7 @@ _KEEP: Schema = {"type": ["array", "null"], "items": {"type": "integer", "minimu
 SWASHBUCKLE: dict[str, Schema] = {
     "*": {"player": NAME},
     "roll_off": {"dice": DICE, "detections": MEASUREMENT, "from": FROM},
-    "roll": {"dice": DICE, "keep": _KEEP, "hold": _KEEP, "hornswaggle": BOOL, "detections": MEASUREMENT,
-             "from": FROM},
+    "roll": {"dice": DICE, "keep": _KEEP, "hold": _KEEP, "hornswaggle": BOOL, "detections": MEASUREMENT, "from": FROM},
     "confirm": {"dice": DICE},
     "score": {"box": TEXT, "column": _int(0, 99), "target": NAME},
     "pillage": {"target": NAME},

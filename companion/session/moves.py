@@ -99,8 +99,14 @@ def _depth(value: Any, limit: int) -> int:
 
 def _words(kind: Any) -> str:
     kinds = [kind] if isinstance(kind, str) else [k for k in kind if k != "null"]
-    names = {"integer": "a whole number", "number": "a number", "string": "text", "boolean": "true or false",
-             "array": "a list", "object": "an object"}
+    names = {
+        "integer": "a whole number",
+        "number": "a number",
+        "string": "text",
+        "boolean": "true or false",
+        "array": "a list",
+        "object": "an object",
+    }
     return " or ".join(names.get(k, k) for k in kinds)
 
 

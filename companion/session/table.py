@@ -201,9 +201,7 @@ class TableSession:
     def history(self, include_undone: bool = False) -> list[HistoryEntry]:
         """The journal with its events in words, oldest first."""
         limit = len(self._journal) if include_undone else self._cursor
-        return [
-            HistoryEntry(i + 1, self._journal[i], self._events[i], i >= self._cursor) for i in range(limit)
-        ]
+        return [HistoryEntry(i + 1, self._journal[i], self._events[i], i >= self._cursor) for i in range(limit)]
 
     # -- hardware -----------------------------------------------------------------------
 
@@ -242,7 +240,7 @@ class TableSession:
         """
         clean = check_action(self.game, action)
         if needs_hardware(clean):
-            raise IllegalAction(f'take the measurement first: this action asks for the {clean["from"]!r} (resolve it)')
+            raise IllegalAction(f"take the measurement first: this action asks for the {clean['from']!r} (resolve it)")
         try:
             new_state, events = self.game.apply(self.state, clean)
         except IllegalAction:
@@ -333,19 +331,21 @@ class TableSession:
     def export(self) -> dict[str, Any]:
         """The whole session as a JSON-ready dict (journal included, redo tail too), sealed
         with its content hash (see :mod:`companion.session.exports`)."""
-        return seal({
-            "format": EXPORT_FORMAT,
-            "version": EXPORT_VERSION,
-            "uuid": self.uuid,
-            "game": self.game_name,
-            "players": list(self.players),
-            "config": self.config,
-            "seed": self.seed,
-            "cursor": self._cursor,
-            "actions": self._journal,
-            "hardware": self.hardware,
-            "created": self.created,
-        })
+        return seal(
+            {
+                "format": EXPORT_FORMAT,
+                "version": EXPORT_VERSION,
+                "uuid": self.uuid,
+                "game": self.game_name,
+                "players": list(self.players),
+                "config": self.config,
+                "seed": self.seed,
+                "cursor": self._cursor,
+                "actions": self._journal,
+                "hardware": self.hardware,
+                "created": self.created,
+            }
+        )
 
     @classmethod
     def import_(cls, store: Store, data: Mapping[str, Any]) -> TableSession:
@@ -387,7 +387,13 @@ class TableSession:
         summary = engine.summary(states[cursor])
         with store.transaction():
             sid = store.import_session(
-                engine.NAME, config, seed, players, actions=actions, cursor=cursor, hardware=hardware,
+                engine.NAME,
+                config,
+                seed,
+                players,
+                actions=actions,
+                cursor=cursor,
+                hardware=hardware,
                 uuid=uuid if isinstance(uuid, str) else None,
             )
             if summary.over:

@@ -59,6 +59,7 @@ GAME_SCREENS: dict[str, str] = {
 
 _WIDGET_KV = ("base", "banner", "gamebar", "table", "leaderboard", "sheet")
 
+
 def _load_kv(module_name: str) -> None:
     """Load the .kv file that sits beside ``module_name`` (once), and those of the parts it
     lists in ``KV_PARTS`` (a screen split into modules, each with its own kv)."""
@@ -113,8 +114,14 @@ class PurserApp(App):
     portrait = BooleanProperty(False)
     notice = StringProperty("")
 
-    def __init__(self, db: str | os.PathLike[str] | None = None, scale_url: str | None = None,
-                 camera_url: str | None = None, start_hardware: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        db: str | os.PathLike[str] | None = None,
+        scale_url: str | None = None,
+        camera_url: str | None = None,
+        start_hardware: bool = True,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.theme = Theme()
         self.db_path = Path(db).expanduser() if db else default_db_path()
@@ -155,8 +162,7 @@ class PurserApp(App):
         except StoreError as exc:
             log.error("database refused: %s", exc)
             self.go("problem")
-            self.manager.current_screen.show(
-                "Purser cannot open its database", str(exc))
+            self.manager.current_screen.show("Purser cannot open its database", str(exc))
             self._start_hardware = False
         return root
 
@@ -335,7 +341,6 @@ class PurserApp(App):
             self.controller = None
 
 
-
 _ROOT_KV_NAME = "<purser root>"
 _ROOT_KV = """
 <-Screens>:
@@ -348,6 +353,7 @@ _ROOT_KV = """
     Screens:
         id: manager
 """
+
 
 def run_app(db: str | None = None, scale_url: str | None = None, camera_url: str | None = None) -> int:
     """Start the tablet app; returns 0 when its window is closed."""

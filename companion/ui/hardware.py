@@ -58,11 +58,12 @@ Job = Callable[[Hardware], Any]
 class _Worker:
     """One thread that owns one device: jobs in a queue, an optional idle step between them."""
 
-    def __init__(self, name: str, idle: Callable[[], None], idle_period: float,
-                 hardware: Callable[[], Hardware]) -> None:
-        self._jobs: queue.Queue[tuple[Job, Callable[[Any], Any] | None, Callable[[BaseException], Any] | None] | None] = (
-            queue.Queue()
-        )
+    def __init__(
+        self, name: str, idle: Callable[[], None], idle_period: float, hardware: Callable[[], Hardware]
+    ) -> None:
+        self._jobs: queue.Queue[
+            tuple[Job, Callable[[Any], Any] | None, Callable[[BaseException], Any] | None] | None
+        ] = queue.Queue()
         self._idle = idle
         self._idle_period = idle_period
         self.idle_enabled = threading.Event()
@@ -73,7 +74,9 @@ class _Worker:
     def start(self) -> None:
         self._thread.start()
 
-    def submit(self, job: Job, on_done: Callable[[Any], Any] | None, on_error: Callable[[BaseException], Any] | None) -> None:
+    def submit(
+        self, job: Job, on_done: Callable[[Any], Any] | None, on_error: Callable[[BaseException], Any] | None
+    ) -> None:
         self._jobs.put((job, on_done, on_error))
 
     def stop(self, timeout: float = 2.0) -> None:
@@ -149,11 +152,19 @@ def explain_failure(scale: Any, exc: BaseException, channel: int) -> BalanceTrou
     waiting = ""
     if status is not None and getattr(status, "waiting", False):
         waiting = pan.message if pan is not None and pan.message else "waiting for the balance"
-    return BalanceTrouble(weigh_trouble(
-        str(exc).strip() or exc.__class__.__name__,
-        timeout=isinstance(exc, ScaleTimeout), fault=isinstance(exc, ScaleFault), waiting=waiting,
-        diagnosis=diagnosis, channel=channel, channels=int(getattr(scale, "channels", 1) or 1),
-        noise_g=pan.noise_g if pan is not None else 0.0, noise_ratio=pan.noise_ratio if pan is not None else 0.0))
+    return BalanceTrouble(
+        weigh_trouble(
+            str(exc).strip() or exc.__class__.__name__,
+            timeout=isinstance(exc, ScaleTimeout),
+            fault=isinstance(exc, ScaleFault),
+            waiting=waiting,
+            diagnosis=diagnosis,
+            channel=channel,
+            channels=int(getattr(scale, "channels", 1) or 1),
+            noise_g=pan.noise_g if pan is not None else 0.0,
+            noise_ratio=pan.noise_ratio if pan is not None else 0.0,
+        )
+    )
 
 
 def _pan_rows(status: Any) -> list[dict[str, Any]]:
@@ -233,8 +244,7 @@ class HardwareService(EventDispatcher):
 
     _camera_note = ""  # what the opened camera source said about itself (auto:// fallback)
 
-    def __init__(self, scale_url: str, camera_url: str, trays: Mapping[str, str] | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(self, scale_url: str, camera_url: str, trays: Mapping[str, str] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scale_url = scale_url
         self.camera_url = camera_url
@@ -248,8 +258,9 @@ class HardwareService(EventDispatcher):
         self._scale: Any = None  # the open Scale, set and read on the scale thread
         self._camera: Any = None  # the open frame source, on the camera thread
         self._scale_worker = _Worker("purser-scale", self._scale_idle, 1.0 / LIVE_RATE_HZ, lambda: self._scale_hw)
-        self._camera_worker = _Worker("purser-camera", self._camera_idle, 1.0 / PREVIEW_RATE_HZ,
-                                      lambda: self._camera_hw)
+        self._camera_worker = _Worker(
+            "purser-camera", self._camera_idle, 1.0 / PREVIEW_RATE_HZ, lambda: self._camera_hw
+        )
         self._samples: Any = None
         self._restart_stream = threading.Event()
         self._started = False
@@ -361,8 +372,11 @@ class HardwareService(EventDispatcher):
             self.scale_message = sentence(words) + " It carries on by itself when it is back."
         elif status.chip_fault or status.saturated:
             self.scale_state = "fault"
-            self.scale_message = sentence("; ".join(status.faults()) or status.message
-                                          or "the balance reports a fault: no weight can be trusted until it clears")
+            self.scale_message = sentence(
+                "; ".join(status.faults())
+                or status.message
+                or "the balance reports a fault: no weight can be trusted until it clears"
+            )
         else:
             self.scale_state = "ready"
             note = _backend_words(status)
@@ -378,12 +392,15 @@ class HardwareService(EventDispatcher):
         self.scale_simulated = False
         self.pans = []
         self.grams = None
-        self.scale_message = f"No scale: {_describe_error(exc)} Type weights in by hand, or check the cable and try again."
+        self.scale_message = (
+            f"No scale: {_describe_error(exc)} Type weights in by hand, or check the cable and try again."
+        )
 
     def refresh_scale_info(self) -> None:
         """Read what the open scale says about itself again (after a calibration)."""
-        self._scale_worker.submit(lambda hw: dict(hw.scale().info()), lambda info: setattr(self, "scale_info", info),
-                                  None)
+        self._scale_worker.submit(
+            lambda hw: dict(hw.scale().info()), lambda info: setattr(self, "scale_info", info), None
+        )
 
     def pan(self, channel: int) -> Mapping[str, Any] | None:
         """Pan ``channel``'s row of :attr:`pans`, if the balance has reported it."""
@@ -490,21 +507,34 @@ class HardwareService(EventDispatcher):
         self.scale_state = "fault"
         self.scale_message = f"The scale stopped answering: {_describe_error(exc)}"
 
-    def tare(self, channel: int = 0, on_done: Callable[[Any], Any] | None = None,
-             on_error: Callable[[BaseException], Any] | None = None) -> None:
+    def tare(
+        self,
+        channel: int = 0,
+        on_done: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ) -> None:
         """Zero ``channel`` in the background; a failure reaches ``on_error`` as a
         :class:`BalanceTrouble` (one line; what to check in :attr:`scale_advice`)."""
-        self._scale_worker.submit(self._explained(lambda hw: hw.scale().tare(channel=channel), channel),
-                                  self._succeeded(on_done), self._failed(on_error))
+        self._scale_worker.submit(
+            self._explained(lambda hw: hw.scale().tare(channel=channel), channel),
+            self._succeeded(on_done),
+            self._failed(on_error),
+        )
 
-    def weigh(self, channel: int = 0, on_done: Callable[[Any], Any] | None = None,
-              on_error: Callable[[BaseException], Any] | None = None) -> None:
+    def weigh(
+        self,
+        channel: int = 0,
+        on_done: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ) -> None:
         """One steady weighing of ``channel`` in the background (a ``Weighing``), within
         :attr:`weigh_timeout_s`; a failure reaches ``on_error`` as a :class:`BalanceTrouble`."""
         timeout = float(self.weigh_timeout_s)
         self._scale_worker.submit(
             self._explained(lambda hw: hw.scale().weigh_stable(timeout=timeout, channel=channel), channel),
-            self._succeeded(on_done), self._failed(on_error))
+            self._succeeded(on_done),
+            self._failed(on_error),
+        )
 
     def _explained(self, job: Job, channel: int) -> Job:
         """``job`` whose balance errors come out put in words (on the scale's thread)."""
@@ -538,13 +568,21 @@ class HardwareService(EventDispatcher):
 
         return failed
 
-    def run_on_camera(self, job: Job, on_done: Callable[[Any], Any] | None = None,
-                      on_error: Callable[[BaseException], Any] | None = None) -> None:
+    def run_on_camera(
+        self,
+        job: Job,
+        on_done: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ) -> None:
         """Run ``job(hardware)`` on the camera's thread."""
         self._camera_worker.submit(job, on_done, on_error)
 
-    def run_on_scale(self, job: Job, on_done: Callable[[Any], Any] | None = None,
-                     on_error: Callable[[BaseException], Any] | None = None) -> None:
+    def run_on_scale(
+        self,
+        job: Job,
+        on_done: Callable[[Any], Any] | None = None,
+        on_error: Callable[[BaseException], Any] | None = None,
+    ) -> None:
         """Run ``job(hardware)`` on the scale's thread (calibration steps, weighings)."""
         self._scale_worker.submit(job, on_done, on_error)
 
@@ -569,8 +607,11 @@ class HardwareService(EventDispatcher):
 
             source.tray = Tray.parse(marked) if marked else None
         self._camera = source
-        return {"simulated": bool(source.simulated), "message": source.message,
-                "tray": "" if source.tray is None else str(source.tray)}
+        return {
+            "simulated": bool(source.simulated),
+            "message": source.message,
+            "tray": "" if source.tray is None else str(source.tray),
+        }
 
     def _camera_opened(self, result: Mapping[str, Any]) -> None:
         self.camera_simulated = result["simulated"]
@@ -636,9 +677,11 @@ class HardwareService(EventDispatcher):
             self.camera_message = f"The dice reader failed: {_describe_error(problem)} Tap the dice in by hand instead."
         elif self.camera_state != "ready":
             self.camera_state = "ready"
-            self.camera_message = self._camera_note or ("Camera connected." if not self.camera_simulated else (
-                "No camera: the built-in simulated dice camera stands in."
-            ))
+            self.camera_message = self._camera_note or (
+                "Camera connected."
+                if not self.camera_simulated
+                else ("No camera: the built-in simulated dice camera stands in.")
+            )
 
     def _preview_failed(self, exc: BaseException) -> None:
         self.has_frame = False
@@ -649,8 +692,13 @@ class HardwareService(EventDispatcher):
 
     # -- measurements for actions -------------------------------------------------------------
 
-    def resolve(self, action: Mapping[str, Any], on_done: Callable[[dict[str, Any]], Any],
-                on_error: Callable[[BaseException], Any], timeout: float | None = None) -> None:
+    def resolve(
+        self,
+        action: Mapping[str, Any],
+        on_done: Callable[[dict[str, Any]], Any],
+        on_error: Callable[[BaseException], Any],
+        timeout: float | None = None,
+    ) -> None:
         """Take the measurement ``action`` asks for on the right device's thread (a weighing
         waits up to ``timeout`` s, by default :attr:`weigh_timeout_s`).
 
@@ -661,6 +709,7 @@ class HardwareService(EventDispatcher):
             timeout = float(self.weigh_timeout_s)
         source = action.get("from")
         if source == "camera":
+
             def read(hw: Hardware) -> dict[str, Any]:
                 camera = hw.camera()
                 if getattr(camera, "simulated", False) and hasattr(camera, "next_roll"):
@@ -671,5 +720,8 @@ class HardwareService(EventDispatcher):
             return
         channel = action.get("channel", 0)
         channel = channel if isinstance(channel, int) and not isinstance(channel, bool) else 0
-        self._scale_worker.submit(self._explained(lambda hw: hw.resolve(action, timeout), channel),
-                                  self._succeeded(on_done), self._failed(on_error))
+        self._scale_worker.submit(
+            self._explained(lambda hw: hw.resolve(action, timeout), channel),
+            self._succeeded(on_done),
+            self._failed(on_error),
+        )

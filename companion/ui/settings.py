@@ -8,6 +8,7 @@ cannot be read is set aside (renamed ``.bad``) and the defaults are used; the ap
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -91,8 +92,6 @@ class Settings:
                 os.fsync(f.fileno())
             os.replace(tmp, path)
         except BaseException:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass
             raise

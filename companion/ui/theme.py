@@ -61,6 +61,8 @@ PLAYER_COLOURS: tuple[tuple[float, float, float, float], ...] = (
 def player_colour(seat: int) -> tuple[float, float, float, float]:
     """The colour of the player in ``seat`` (0-based; colours repeat after six)."""
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
 DEFAULT_THEME = "dark"
 
 

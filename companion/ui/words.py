@@ -61,7 +61,7 @@ def detail_lines(detail: Mapping[str, Any], skip: Iterable[str] = ()) -> list[st
     skipped = set(skip)
     lines = []
     for key, value in detail.items():
-        if key in skipped or value is None or value == [] or value == {}:
+        if key in skipped or value is None or value in ([], {}):
             continue
         lines.append(f"{key_text(key).capitalize()}: {value_text(value)}")
     return lines

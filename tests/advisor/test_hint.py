@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from companion.advisor.dice import dice_of, dice_space
-from companion.advisor.table import RESOLUTION
 from companion.advisor.hint import Advisor
-from companion.games.scoresheet import Column, options, sheet, tally
+from companion.advisor.table import RESOLUTION
+from companion.games.scoresheet import Column, options, tally
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +30,9 @@ def test_the_hint_for_three_fours_on_a_fresh_sheet(advisor):
 def test_the_first_roll_averages_back_to_the_tables_value(advisor):
     column = Column.empty(advisor.sheet).fill(0, 3).fill(12, 22)
     space = dice_space()
-    average = sum(p * advisor.hint(column, dice_of(r), 2).best.expected
-                  for p, r in zip(space.roll_probability, space.rolls))
+    average = sum(
+        p * advisor.hint(column, dice_of(r), 2).best.expected for p, r in zip(space.roll_probability, space.rolls)
+    )
     # the table keeps values to the hundredth of a point (RESOLUTION): one step either way
     assert average == pytest.approx(advisor.state_value(column), abs=1.0 / RESOLUTION)
 

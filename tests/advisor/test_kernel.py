@@ -11,7 +11,7 @@ potential", a further-roll box, a clean-sheet bonus), both must agree exactly.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from math import factorial
 
 import numpy as np
@@ -30,21 +30,40 @@ HOW = ("score", "joker", "max_potential", "extra_roll", "zero")
 
 def tiny_yahtzee(joker: str) -> Sheet:
     return Sheet(
-        name="tiny", title="Tiny",
-        boxes=(Box("fives", "Fives", UPPER, Faces(5)), Box("sixes", "Sixes", UPPER, Faces(6)),
-               Box("full", "Full House", LOWER, FullHouse(25)), Box("yahtzee", "Yahtzee", LOWER, AllAlike(50))),
-        upper_bonus=35, upper_bonus_at=30, five_box="yahtzee", extra_five=joker, extra_five_bonus=100,
+        name="tiny",
+        title="Tiny",
+        boxes=(
+            Box("fives", "Fives", UPPER, Faces(5)),
+            Box("sixes", "Sixes", UPPER, Faces(6)),
+            Box("full", "Full House", LOWER, FullHouse(25)),
+            Box("yahtzee", "Yahtzee", LOWER, AllAlike(50)),
+        ),
+        upper_bonus=35,
+        upper_bonus_at=30,
+        five_box="yahtzee",
+        extra_five=joker,
+        extra_five_bonus=100,
     )
 
 
 def tiny_swashbuckle() -> Sheet:
     return Sheet(
-        name="tinyswash", title="Tiny Swashbuckle",
-        boxes=(Box("sixes", "Sixes", UPPER, Faces(6)), Box("run", "Run", LOWER, Straight(4, 30)),
-               Box("piracy", "Piracy", LOWER, ExtraRoll(4, 36, 40)), Box("swash", "Swashbuckle", LOWER, AllAlike(50)),
-               Box("eight", "Pieces of 8", LOWER, TotalOf(8, 30), scuttle=False)),
-        upper_bonus=20, upper_bonus_at=19, five_box="swash", extra_five="max_potential", extra_five_bonus=50,
-        zeros="stuck", clean_bonus=10,
+        name="tinyswash",
+        title="Tiny Swashbuckle",
+        boxes=(
+            Box("sixes", "Sixes", UPPER, Faces(6)),
+            Box("run", "Run", LOWER, Straight(4, 30)),
+            Box("piracy", "Piracy", LOWER, ExtraRoll(4, 36, 40)),
+            Box("swash", "Swashbuckle", LOWER, AllAlike(50)),
+            Box("eight", "Pieces of 8", LOWER, TotalOf(8, 30), scuttle=False),
+        ),
+        upper_bonus=20,
+        upper_bonus_at=19,
+        five_box="swash",
+        extra_five="max_potential",
+        extra_five_bonus=50,
+        zeros="stuck",
+        clean_bonus=10,
     )
 
 
@@ -65,11 +84,13 @@ def reference_expected(sh: Sheet) -> float:
     space = dice_space()
     P = transition()
     rolls = [dice_of(r) for r in space.rolls]
-    subkeeps = [sorted({space.index(tuple(min(a, b) for a, b in zip(sub, r)))
-                        for sub in np.ndindex(*(int(c) + 1 for c in r))}) for r in space.rolls]
+    subkeeps = [
+        sorted({space.index(tuple(min(a, b) for a, b in zip(sub, r))) for sub in np.ndindex(*(int(c) + 1 for c in r))})
+        for r in space.rolls
+    ]
     piracy_p = space.roll_probability
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(scores: tuple, marks: int) -> float:
         column = Column(scores, marks)
         if column.full:
@@ -101,8 +122,12 @@ def reference_expected(sh: Sheet) -> float:
 
 @pytest.mark.parametrize(
     "make",
-    [lambda: tiny_yahtzee("joker_forced"), lambda: tiny_yahtzee("joker_free"), lambda: tiny_yahtzee("none"),
-     tiny_swashbuckle],
+    [
+        lambda: tiny_yahtzee("joker_forced"),
+        lambda: tiny_yahtzee("joker_free"),
+        lambda: tiny_yahtzee("none"),
+        tiny_swashbuckle,
+    ],
     ids=["joker-forced", "joker-free", "no-joker", "swashbuckle-rules"],
 )
 def test_solver_equals_the_reference_on_small_sheets(make):
@@ -122,8 +147,13 @@ def kernel_choices(model, values, column, dice):
 
 @pytest.mark.parametrize(
     "name, rules",
-    [("yahtzee", {"joker": "forced"}), ("yahtzee", {"joker": "free"}), ("yahtzee", {"joker": "none"}),
-     ("swashbuckle", {}), ("yacht", {})],
+    [
+        ("yahtzee", {"joker": "forced"}),
+        ("yahtzee", {"joker": "free"}),
+        ("yahtzee", {"joker": "none"}),
+        ("swashbuckle", {}),
+        ("yacht", {}),
+    ],
 )
 def test_the_solvers_choices_are_exactly_the_engines_options(name, rules):
     sh = sheet(name, rules)

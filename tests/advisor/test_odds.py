@@ -35,17 +35,17 @@ def brute_force(dice, quantity, face, own=(), wild=False):
 
 CASES = [
     # (dice on the table, quantity, face, own dice)
-    (0, 1, 4, ()),                  # no dice at all: nothing can be true
+    (0, 1, 4, ()),  # no dice at all: nothing can be true
     (1, 1, 6, ()),
     (2, 1, 1, ()),
     (3, 2, 5, ()),
-    (4, 1, 2, (2,)),                # own die already makes it
+    (4, 1, 2, (2,)),  # own die already makes it
     (4, 3, 2, (2, 1)),
-    (5, 2, 1, (1, 3)),              # a bid on 1s
-    (5, 4, 6, (6, 6, 6, 6, 6)),     # all dice own: certain, never exact
+    (5, 2, 1, (1, 3)),  # a bid on 1s
+    (5, 4, 6, (6, 6, 6, 6, 6)),  # all dice own: certain, never exact
     (6, 3, 4, ()),
-    (6, 6, 3, ()),                  # every die
-    (6, 7, 3, ()),                  # more than the dice on the table
+    (6, 6, 3, ()),  # every die
+    (6, 7, 3, ()),  # more than the dice on the table
     (6, 2, 4, (4, 4, 2)),
     (6, 4, 5, (1, 1, 5)),
     (6, 1, 6, (2, 3, 4, 5)),
@@ -84,7 +84,9 @@ def test_binomial_sums_are_exact_distributions(n, p):
         assert binomial_at_least(n, k, p) == sum((binomial_pmf(n, i, p) for i in range(max(k, 0), n + 1)), Fraction(0))
 
 
-@pytest.mark.parametrize("face, wild, p", [(4, False, Fraction(1, 6)), (4, True, Fraction(1, 3)), (1, True, Fraction(1, 6))])
+@pytest.mark.parametrize(
+    "face, wild, p", [(4, False, Fraction(1, 6)), (4, True, Fraction(1, 3)), (1, True, Fraction(1, 6))]
+)
 def test_die_probability(face, wild, p):
     assert die_probability(face, wild) == p
 
@@ -104,7 +106,9 @@ def test_questions_without_an_answer_are_refused(args, message):
         bid_odds(*args)
 
 
-@pytest.mark.parametrize("text, bid", [("5x4", (5, 4)), (" 12X6 ", (12, 6)), ("3*2", (3, 2)), ("1x1", (1, 1)), ("4x5s", (4, 5))])
+@pytest.mark.parametrize(
+    "text, bid", [("5x4", (5, 4)), (" 12X6 ", (12, 6)), ("3*2", (3, 2)), ("1x1", (1, 1)), ("4x5s", (4, 5))]
+)
 def test_parse_bid(text, bid):
     assert parse_bid(text) == bid
 

@@ -23,8 +23,9 @@ PLAYERS = ["Ana", "Ben", "Cy"]
 KEYS = ["type", "player", "card", "on", "total", "from", "junk", "dice", "at", ""]
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=5), inner,
-                                                               max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=5), inner, max_size=5)
+    ),
     max_leaves=12,
 )
 actions = st.fixed_dictionaries(

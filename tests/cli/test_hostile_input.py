@@ -78,8 +78,14 @@ def test_invalid_utf8_on_stdin_under_a_strict_utf8_locale(tmp_path):
     before = digest(cli.db)
     env = dict(cli.env(), LC_ALL="C.UTF-8", LANG="C.UTF-8", PYTHONUTF8="1", PYTHONIOENCODING="utf-8:strict")
     lines = b'{"type": "play", "player": "An\xff", "total": 3}\n\xc3\x28\n' + json.dumps(MOVE).encode() + b"\n"
-    r = subprocess.run([sys.executable, "-m", "companion", "play", str(sid)], input=lines, capture_output=True,
-                       env=env, timeout=120, check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "companion", "play", str(sid)],
+        input=lines,
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
     assert r.returncode == ExitCode.USAGE and r.stderr == b"", r.stderr[-2000:]  # the first refusal's code
     answers = [json.loads(x) for x in r.stdout.splitlines()]
     assert [a["ok"] for a in answers] == [False, False, True]
@@ -90,8 +96,14 @@ def test_invalid_utf8_on_stdin_under_a_strict_utf8_locale(tmp_path):
 def test_the_default_data_folder_is_still_made(tmp_path):
     env = dict(os.environ, PURSER_DATA_DIR=str(tmp_path / "data" / "purser"))
     env.pop("PURSER_DB", None)
-    r = subprocess.run([sys.executable, "-m", "companion", "new", "seven", "--players", "A,B"], env=env,
-                       capture_output=True, text=True, timeout=60, check=False)
+    r = subprocess.run(
+        [sys.executable, "-m", "companion", "new", "seven", "--players", "A,B"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "data" / "purser" / "purser.db").exists()
 
@@ -192,8 +204,10 @@ def test_importing_the_same_export_twice_keeps_one_game_and_one_set_of_wins(tmp_
     "sql, words",
     [
         ("UPDATE actions SET action = '{not json' WHERE session_id = ?", "action 1 cannot be read"),
-        ("UPDATE actions SET action = '{\"type\":\"play\",\"player\":\"Ana\",\"total\":7}' WHERE session_id = ?",
-         "altered after it was saved"),
+        (
+            'UPDATE actions SET action = \'{"type":"play","player":"Ana","total":7}\' WHERE session_id = ?',
+            "altered after it was saved",
+        ),
         ("UPDATE sessions SET cursor = 999 WHERE id = ?", "stands at action 999"),
         ("UPDATE sessions SET cursor = -1 WHERE id = ?", "below zero"),
         ("UPDATE sessions SET hardware = 'scale=usb' WHERE id = ?", "hardware settings cannot be read"),
@@ -237,8 +251,9 @@ def test_a_read_only_database_can_be_read_and_refuses_writes_in_one_line(purser,
             r = purser.run(*args, expect=ExitCode.STORAGE)
             assert "read-only" in one_line(r)
         if what == "folder":
-            r = purser.run("new", "seven", "--players", "A,B", "--db", str(purser.db.parent / "new.db"),
-                           expect=ExitCode.STORAGE)
+            r = purser.run(
+                "new", "seven", "--players", "A,B", "--db", str(purser.db.parent / "new.db"), expect=ExitCode.STORAGE
+            )
             assert "read-only" in one_line(r)
     assert digest(purser.db) == before
     assert purser.play_ok(game, [{"type": "play", "player": "Ben", "total": 4}])[0]["seq"] == 2
@@ -248,8 +263,14 @@ def test_a_full_disk_refuses_writes_in_one_line_and_keeps_the_game(tmp_path):
     with small_filesystem(tmp_path / "small", kilobytes=400) as folder:
         cli = PurserCLI(folder / "p.db", in_process=True)
         sid = cli.new("seven", PLAYERS, seed=3)
-        play = subprocess.Popen([sys.executable, "-m", "companion", "play", str(sid)], env=cli.env(),
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        play = subprocess.Popen(
+            [sys.executable, "-m", "companion", "play", str(sid)],
+            env=cli.env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             assert play.stdin and play.stdout
             play.stdin.write(json.dumps(MOVE) + "\n")

@@ -48,7 +48,9 @@ def test_sigkill_at_random_moments_loses_and_duplicates_nothing(tmp_path):
             sid = TableSession.create(store, "seven", PLAYERS, seed=7).id
         proc = subprocess.Popen(
             [sys.executable, "-m", "companion", "play", str(sid), "--db", str(db)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write("".join(line + "\n" for line in lines).encode())

@@ -90,8 +90,11 @@ def test_play_ends_with_the_code_of_its_first_refused_line(tmp_path):
 def test_play_ends_with_7_when_the_hardware_gave_no_reading(tmp_path):
     cli = PurserCLI(tmp_path / "p.db", in_process=True)
     sid = cli.new("swashbuckle", ["Ana", "Ben"], camera=f"file://{tmp_path / 'no-such-photo.png'}")
-    answers = cli.play(sid, [{"type": "roll_off", "player": "Ana", "from": "camera"},
-                             {"type": "roll_off", "player": "Ana", "dice": [6]}], expect=ExitCode.HARDWARE)
+    answers = cli.play(
+        sid,
+        [{"type": "roll_off", "player": "Ana", "from": "camera"}, {"type": "roll_off", "player": "Ana", "dice": [6]}],
+        expect=ExitCode.HARDWARE,
+    )
     assert answers[0]["error"] == "hardware" and answers[1]["seq"] == 1
 
 

@@ -28,8 +28,12 @@ class Terminal:
 
     def __init__(self, cli: PurserCLI, sid: int) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion", "play", str(sid)], env=cli.env(), text=True,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            [sys.executable, "-m", "companion", "play", str(sid)],
+            env=cli.env(),
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
 
     def send(self, action: dict) -> None:

@@ -19,8 +19,9 @@ RAM_LIMIT = 1_280
 
 
 def test_protocol_code_passes_the_vectors_on_the_host() -> None:
-    result = subprocess.run(["make", "--no-print-directory", "-C", str(FIRMWARE_DIR), "test"],
-                            capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        ["make", "--no-print-directory", "-C", str(FIRMWARE_DIR), "test"], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     checked = re.search(r"(\d+) vectors checked, (\d+) failed", result.stdout)
     assert checked and int(checked.group(1)) > 250 and checked.group(2) == "0", result.stdout
@@ -43,21 +44,39 @@ def test_firmware_builds_for_the_uno_too() -> None:
     Nano's bootloaders (they differ only in upload speed)."""
     result = subprocess.run(
         ["make", "--no-print-directory", "-C", str(FIRMWARE_DIR), "BOARD=uno", "BUILD=build/uno", "all"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert (FIRMWARE_DIR / "build" / "uno" / "purser_balance.hex").read_text().startswith(":")
-    refused = subprocess.run(["make", "--no-print-directory", "-C", str(FIRMWARE_DIR), "BOARD=every"],
-                             capture_output=True, text=True, check=False)
+    refused = subprocess.run(
+        ["make", "--no-print-directory", "-C", str(FIRMWARE_DIR), "BOARD=every"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert refused.returncode != 0 and "BOARD must be nano or uno" in refused.stderr
 
 
 def _check_config(overrides: dict[str, int]) -> subprocess.CompletedProcess[str]:
     defines = [f"-D{name}={value}" for name, value in overrides.items()]
     return subprocess.run(
-        ["avr-g++", "-std=gnu++11", "-mmcu=atmega328p", "-fsyntax-only", "-x", "c++",
-         "-include", str(FIRMWARE_DIR / "purser_balance" / "config_check.h"), *defines, "/dev/null"],
-        capture_output=True, text=True, check=False,
+        [
+            "avr-g++",
+            "-std=gnu++11",
+            "-mmcu=atmega328p",
+            "-fsyntax-only",
+            "-x",
+            "c++",
+            "-include",
+            str(FIRMWARE_DIR / "purser_balance" / "config_check.h"),
+            *defines,
+            "/dev/null",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
@@ -65,8 +84,13 @@ def _check_config(overrides: dict[str, int]) -> subprocess.CompletedProcess[str]
     "overrides",
     [
         {},
-        {"PURSER_CH0_DOUT_PIN": 14, "PURSER_CH0_SCK_PIN": 15, "PURSER_CH1_DOUT_PIN": 16,
-         "PURSER_CH1_SCK_PIN": 17, "PURSER_RATE_PIN": 18},
+        {
+            "PURSER_CH0_DOUT_PIN": 14,
+            "PURSER_CH0_SCK_PIN": 15,
+            "PURSER_CH1_DOUT_PIN": 16,
+            "PURSER_CH1_SCK_PIN": 17,
+            "PURSER_RATE_PIN": 18,
+        },
         {"PURSER_MAX_CHANNELS": 1, "PURSER_CH1_DOUT_PIN": 2, "PURSER_CH1_SCK_PIN": 3},
         {"PURSER_RATE_PIN": -1, "PURSER_FIXED_RATE": 80, "PURSER_LED_PIN": -1},
         {"PURSER_BAUD": 57600, "PURSER_MAX_CHANNELS": 1},
@@ -101,8 +125,19 @@ def test_impossible_wiring_stops_the_build_with_a_reason(overrides: dict[str, in
 
 def test_the_sketch_refuses_other_microcontrollers() -> None:
     result = subprocess.run(
-        ["avr-g++", "-std=gnu++11", "-mmcu=atmega2560", "-fsyntax-only", "-x", "c++",
-         "-include", str(FIRMWARE_DIR / "purser_balance" / "config_check.h"), "/dev/null"],
-        capture_output=True, text=True, check=False,
+        [
+            "avr-g++",
+            "-std=gnu++11",
+            "-mmcu=atmega2560",
+            "-fsyntax-only",
+            "-x",
+            "c++",
+            "-include",
+            str(FIRMWARE_DIR / "purser_balance" / "config_check.h"),
+            "/dev/null",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode != 0 and "written for the ATmega328P" in result.stderr

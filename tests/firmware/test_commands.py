@@ -44,8 +44,18 @@ def test_refused_command_vectors_get_their_error_reply_and_change_nothing(board:
 def test_garbage_gets_errors_while_streaming_goes_on(rig: FirmwareRig, board: BalanceLink) -> None:
     rig.set_raw(0, 31_337)
     board.reading(0, 31_337)
-    garbage = [b"hello there\n", b"\x00\x01\x02\n", b"$$$$\n", b"TARE,9\n", b"\xff\xfe\xfd\r\n",
-               b"CAL,0,1,2\n", b"tare 0 0\n", b"*\n", b",,,\n", b"RATE,1e3\n"]
+    garbage = [
+        b"hello there\n",
+        b"\x00\x01\x02\n",
+        b"$$$$\n",
+        b"TARE,9\n",
+        b"\xff\xfe\xfd\r\n",
+        b"CAL,0,1,2\n",
+        b"tare 0 0\n",
+        b"*\n",
+        b",,,\n",
+        b"RATE,1e3\n",
+    ]
     board.send(b"".join(garbage))
     replies: list[proto.Record] = []
     data: list[proto.Data] = []
@@ -113,7 +123,11 @@ def test_ping_info_and_streaming(rig: FirmwareRig, board: BalanceLink) -> None:
     hello = board.hello
     assert isinstance(info, proto.Info) and hello is not None
     assert (info.firmware, info.device_id, info.channels, info.rate) == (
-        hello.firmware, hello.device_id, hello.channels, hello.rate)
+        hello.firmware,
+        hello.device_id,
+        hello.channels,
+        hello.rate,
+    )
     assert board.request(proto.stream_command(False)) == proto.Streaming(False)
     rig.wait_ms(300)
     board.send(proto.ping_command("quiet"))

@@ -44,7 +44,8 @@ def test_a_missing_amplifier_is_reported_and_repeated_not_waited_for(rig: Firmwa
     assert board.usable(0, 5)
     assert board.request(proto.ping_command("alive")) == proto.Pong("alive")
     assert board.request(proto.tare_command(1)) == proto.ErrorReply(
-        ErrorCode.NO_CHIP, "TARE", "load cell amplifier not answering")
+        ErrorCode.NO_CHIP, "TARE", "load cell amplifier not answering"
+    )
 
 
 def test_no_amplifiers_at_all_still_answers_every_command(rig: FirmwareRig, board: BalanceLink) -> None:
@@ -105,8 +106,9 @@ def test_power_glitch_readings_are_flagged_until_settled(rig: FirmwareRig, board
 
 
 @pytest.mark.parametrize(("direction", "raw"), [("high", proto.RAW_MAX), ("low", proto.RAW_MIN)])
-def test_saturation_is_flagged_and_never_weighed(rig: FirmwareRig, board: BalanceLink, direction: str,
-                                                 raw: int) -> None:
+def test_saturation_is_flagged_and_never_weighed(
+    rig: FirmwareRig, board: BalanceLink, direction: str, raw: int
+) -> None:
     board.request(proto.calibration_command(0, 0, 430, "sat"))
     rig.saturate(0, direction)
     line = board.reading(0, raw)

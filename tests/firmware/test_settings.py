@@ -59,7 +59,9 @@ def test_taring_lines_are_flagged_and_a_second_tare_is_refused(board: BalanceLin
     board.send(proto.tare_command(1, 2))
     replies = [board.wait_for(lambda r: not isinstance(r, proto.Data), 15) for _ in range(2)]
     assert sorted(replies, key=lambda r: r.channel) == [
-        proto.Calibration("TARE", 0, 0, None, None), proto.Calibration("TARE", 1, 0, None, None)]
+        proto.Calibration("TARE", 0, 0, None, None),
+        proto.Calibration("TARE", 1, 0, None, None),
+    ]
 
 
 @pytest.mark.parametrize("how", ["reset", "power_cycle", "reset_command", "usb"])
@@ -108,7 +110,8 @@ def test_settings_survive_the_rig_process_itself(tmp_path: Path) -> None:
     with FirmwareRig(eeprom=eeprom) as second, second.connect() as link:
         assert link.hello.settings == "ok"
         assert link.request(proto.calibration_command(0)) == proto.Calibration(
-            "CAL", 0, 777, Decimal("1000.5"), "day-1")
+            "CAL", 0, 777, Decimal("1000.5"), "day-1"
+        )
 
 
 def test_a_corrupt_settings_block_falls_back_to_defaults(rig: FirmwareRig, board: BalanceLink) -> None:
@@ -148,7 +151,8 @@ def test_a_worn_eeprom_cell_is_reported_not_hidden(rig: FirmwareRig, board: Bala
         reply = board.request(proto.calibration_command(0, 5, 430, "worn"))
         assert reply == proto.ErrorReply(ErrorCode.EEPROM, "CAL", "settings not saved")
         assert board.request(proto.tare_command(1, 2)) == proto.ErrorReply(
-            ErrorCode.EEPROM, "TARE", "settings not saved")
+            ErrorCode.EEPROM, "TARE", "settings not saved"
+        )
         link = BalanceLink(rig.port)
         rig.reset()
         hello = link.wait_for(lambda r: isinstance(r, proto.Hello), 15)
@@ -191,7 +195,8 @@ def test_one_pan_board_with_strapped_rate() -> None:
             # Arduino's millis() steps by 2 now and then: 99-101 ms apart.
             assert all(99 <= b.ms - a.ms <= 101 for a, b in itertools.pairwise(lines))
             assert link.request(proto.rate_command(80)) == proto.ErrorReply(
-                ErrorCode.UNSUPPORTED, "RATE", "rate pin not wired")
+                ErrorCode.UNSUPPORTED, "RATE", "rate pin not wired"
+            )
             assert link.request(proto.rate_command()) == proto.Rate(10)
             assert link.request(proto.channels_command(2)).code == ErrorCode.RANGE
             assert link.request(proto.tare_command(1)).code == ErrorCode.RANGE

@@ -33,6 +33,7 @@ def test_the_tray_in_the_camera_address_leaves_dice_outside_it_unread():
     assert 0 < len(kept) < len(xs)
     assert sorted(_centres_x(inside)) == kept  # the same dice as before, only those in the tray
     assert [d["value"] for d in sorted(inside["detections"]["dice"], key=lambda d: d["box"][0])] == [
-        d["value"] for d in sorted(everywhere["detections"]["dice"], key=lambda d: d["box"][0])
+        d["value"]
+        for d in sorted(everywhere["detections"]["dice"], key=lambda d: d["box"][0])
         if d["box"][0] + d["box"][2] / 2 < split * 640
     ]

@@ -116,6 +116,7 @@ def test_missing_session_is_not_found(store):
 
 # -- refusing files ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "content",
     [

@@ -101,8 +101,10 @@ def test_a_version_1_database_is_upgraded_with_ids_and_hashes(tmp_path):
     conn = sqlite3.connect(path)
     conn.executescript(MIGRATIONS[0] + "\nPRAGMA user_version = 1;")
     conn.execute("INSERT INTO players (name, created) VALUES ('Ana', 'x'), ('Ben', 'x')")
-    conn.execute("INSERT INTO sessions (game, config, seed, created, updated, cursor) "
-                 "VALUES ('seven', '{\"hand_size\": 1}', 1, 'x', 'x', 1)")
+    conn.execute(
+        "INSERT INTO sessions (game, config, seed, created, updated, cursor) "
+        "VALUES ('seven', '{\"hand_size\": 1}', 1, 'x', 'x', 1)"
+    )
     conn.execute("INSERT INTO seats VALUES (1, 0, 1), (1, 1, 2)")
     conn.execute("INSERT INTO actions VALUES (1, 1, ?, 'x')", ('{"type":"play","player":"Ana","card":3,"on":"hole"}',))
     conn.commit()
@@ -117,8 +119,9 @@ def test_a_version_1_database_is_upgraded_with_ids_and_hashes(tmp_path):
 
 def test_an_edited_journal_row_is_damage_not_a_different_game(db):
     conn = sqlite3.connect(db)
-    conn.execute("UPDATE actions SET action = ? WHERE session_id = 1",
-                 ('{"type":"play","player":"Ana","card":5,"on":"hole"}',))
+    conn.execute(
+        "UPDATE actions SET action = ? WHERE session_id = 1", ('{"type":"play","player":"Ana","card":5,"on":"hole"}',)
+    )
     conn.commit()
     conn.close()
     with Store.open(db) as store, pytest.raises(GameDamaged, match=r"game 1 .* altered"):

@@ -56,8 +56,9 @@ class PurserCLI:
                 os.environ["PURSER_DB"] = saved_db
         return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
 
-    def run(self, *args: str, input: str | bytes | None = None, expect: int | None = 0,
-            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, *args: str, input: str | bytes | None = None, expect: int | None = 0, timeout: float = 120
+    ) -> subprocess.CompletedProcess[str]:
         """Run ``purser ARGS``; fails the test if the exit status is not ``expect`` (None: any)."""
         if self.in_process:
             result = self._main(args, input)
@@ -65,10 +66,15 @@ class PurserCLI:
             result = subprocess.run(
                 [sys.executable, "-m", "companion", *args],
                 input=input.encode("utf-8") if isinstance(input, str) else input,
-                capture_output=True, env=self.env(), timeout=timeout, check=False,
+                capture_output=True,
+                env=self.env(),
+                timeout=timeout,
+                check=False,
             )
             result = subprocess.CompletedProcess(
-                result.args, result.returncode, result.stdout.decode("utf-8", "replace"),
+                result.args,
+                result.returncode,
+                result.stdout.decode("utf-8", "replace"),
                 result.stderr.decode("utf-8", "replace"),
             )
         if expect is not None and result.returncode != expect:
@@ -78,8 +84,15 @@ class PurserCLI:
             )
         return result
 
-    def new(self, game: str, players: Iterable[str], rules: Mapping[str, Any] | None = None,
-            seed: int = 1, scale: str | None = None, camera: str | None = None) -> int:
+    def new(
+        self,
+        game: str,
+        players: Iterable[str],
+        rules: Mapping[str, Any] | None = None,
+        seed: int = 1,
+        scale: str | None = None,
+        camera: str | None = None,
+    ) -> int:
         """Start a session; returns its id."""
         args = ["new", game, "--players", ",".join(players), "--seed", str(seed)]
         for key, value in (rules or {}).items():
@@ -90,8 +103,9 @@ class PurserCLI:
             args += ["--camera", camera]
         return int(self.run(*args).stdout.strip())
 
-    def play(self, session: int | str, actions: Iterable[Mapping[str, Any] | str],
-             expect: int | None = None) -> list[dict[str, Any]]:
+    def play(
+        self, session: int | str, actions: Iterable[Mapping[str, Any] | str], expect: int | None = None
+    ) -> list[dict[str, Any]]:
         """Feed actions (dicts, or raw lines) to ``purser play``; returns one result per line.
 
         The exit status must be ``expect``; by default, 0 when every line was applied and
@@ -101,8 +115,9 @@ class PurserCLI:
         ran = self.run("play", str(session), input="".join(line + "\n" for line in lines), expect=expect)
         results = [json.loads(line) for line in ran.stdout.splitlines() if line.strip()]
         if len(results) != len([line for line in lines if line.strip()]):
-            raise PurserFailed(f"expected one result line per action, got {len(results)} for {len(lines)}:\n"
-                               f"{ran.stdout}")
+            raise PurserFailed(
+                f"expected one result line per action, got {len(results)} for {len(lines)}:\n{ran.stdout}"
+            )
         if expect is None and (ran.returncode == 0) != all(r.get("ok") for r in results):
             raise PurserFailed(f"purser play exited {ran.returncode} for the answers {results}")
         return results

@@ -121,8 +121,7 @@ def build_rig(variant: Mapping[str, int] | None = None) -> RigBuild:
                 + (result.stdout[-3000:] + result.stderr[-3000:]).strip()
             )
         log.info("firmware and rig (%s) built in %.1f s", folder, time.monotonic() - started)
-        _built[key] = RigBuild(elf=FIRMWARE_DIR / folder / "purser_balance.elf",
-                               rig=SIM_DIR / folder / "purser-rig")
+        _built[key] = RigBuild(elf=FIRMWARE_DIR / folder / "purser_balance.elf", rig=SIM_DIR / folder / "purser-rig")
         return _built[key]
 
 
@@ -552,8 +551,13 @@ class BalanceLink:
         self.send(command)
         return self.wait_for(lambda r: not isinstance(r, (proto.Data, proto.Hello)), timeout)
 
-    def data(self, channel: int | None = None, count: int = 1, timeout: float = 10.0,
-             predicate: Callable[[proto.Data], bool] | None = None) -> list[proto.Data]:
+    def data(
+        self,
+        channel: int | None = None,
+        count: int = 1,
+        timeout: float = 10.0,
+        predicate: Callable[[proto.Data], bool] | None = None,
+    ) -> list[proto.Data]:
         """The next ``count`` data lines (of ``channel``, matching ``predicate``).
 
         Raises:
@@ -563,8 +567,11 @@ class BalanceLink:
         deadline = time.monotonic() + timeout
         while len(found) < count:
             record = self.wait_for(
-                lambda r: isinstance(r, proto.Data) and (channel is None or r.channel == channel)
-                and (predicate is None or predicate(r)),
+                lambda r: (
+                    isinstance(r, proto.Data)
+                    and (channel is None or r.channel == channel)
+                    and (predicate is None or predicate(r))
+                ),
                 max(0.0, deadline - time.monotonic()),
             )
             assert isinstance(record, proto.Data)
@@ -617,8 +624,16 @@ class FirmwareBench:
     tolerance_g = 0.06
     ZERO, CPG = 84_213, 2150.0
 
-    def __init__(self, tmp: Path, *, rate: int = 80, strapped: bool = False, seed: int = 1, noise: float = 1.0,
-                 missing: tuple[int, ...] = ()) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        *,
+        rate: int = 80,
+        strapped: bool = False,
+        seed: int = 1,
+        noise: float = 1.0,
+        missing: tuple[int, ...] = (),
+    ) -> None:
         if rate not in proto.RATES:
             raise ValueError(f"rate must be one of {proto.RATES}, not {rate!r}")
         self.rate = rate
@@ -642,7 +657,8 @@ class FirmwareBench:
             with open_scale(url) as first:
                 for ch in range(first.channels):
                     first.write_calibration(
-                        Calibration(self.CPG, float(self.ZERO), 0.02, device_id=first.device_id, channel=ch))
+                        Calibration(self.CPG, float(self.ZERO), 0.02, device_id=first.device_id, channel=ch)
+                    )
             self.scale: Any = open_scale(url)
         except BaseException:
             self.rig.stop()

@@ -31,7 +31,7 @@ def unescape(text: str) -> bytes:
         if ch == "\\":
             nxt = text[i + 1]
             if nxt == "x":
-                out.append(int(text[i + 2:i + 4], 16))
+                out.append(int(text[i + 2 : i + 4], 16))
                 i += 4
                 continue
             out += {"\\": b"\\", "t": b"\t", "r": b"\r", "n": b"\n"}[nxt]

@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Any
 
 
-def start_app(db: Path, scale_url: str = "sim://?clock=real", camera_url: str = "sim://",
-              size: tuple[int, int] = (1280, 800)) -> Any:
+def start_app(
+    db: Path, scale_url: str = "sim://?clock=real", camera_url: str = "sim://", size: tuple[int, int] = (1280, 800)
+) -> Any:
     """Build the app on ``db`` in the process's one window, as ``App.run`` would, without blocking."""
-    import companion.ui  # noqa: F401  (Kivy environment defaults)
     from kivy.base import EventLoop
+
+    import companion.ui  # noqa: F401  (Kivy environment defaults)
 
     EventLoop.ensure_window()
     from kivy.core.window import Window
@@ -33,8 +35,11 @@ def start_app(db: Path, scale_url: str = "sim://?clock=real", camera_url: str = 
     # down; a tap that straddles that moment would land its release off the button.
     hw = app.hardware
     if hw is not None and app._start_hardware:  # not started when the database was refused
-        wait_until(lambda: {hw.scale_state, hw.camera_state}.isdisjoint({"off", "opening"}), 60,
-                   "the scale and camera to open (or be found missing)")
+        wait_until(
+            lambda: {hw.scale_state, hw.camera_state}.isdisjoint({"off", "opening"}),
+            60,
+            "the scale and camera to open (or be found missing)",
+        )
         pump(3)
     return app
 
@@ -149,8 +154,8 @@ def _scroll_into_view(widget: Any) -> None:
     while parent is not None and parent is not parent.parent:
         if isinstance(parent, ScrollView) and parent.children:
             content = parent.children[0]
-            wx, wy = widget.to_window(*widget.pos)
-            px, py = parent.to_window(*parent.pos)
+            _, wy = widget.to_window(*widget.pos)
+            _, py = parent.to_window(*parent.pos)
             inside = py <= wy and wy + widget.height <= py + parent.height
             if not inside and content.height > parent.height:
                 parent.scroll_to(widget, padding=10, animate=False)
@@ -196,13 +201,18 @@ def tap(widget: Any) -> None:
         if not pressed:
             from kivy.base import EventLoop
 
-            takers = [f"{type(w).__name__}{' (disabled)' if w.disabled else ''}"
-                      for top in EventLoop.window.children for w in walk(top)
-                      if w is not widget and w.collide_point(*w.to_widget(x, y)) and visible(w) and w.disabled]
+            takers = [
+                f"{type(w).__name__}{' (disabled)' if w.disabled else ''}"
+                for top in EventLoop.window.children
+                for w in walk(top)
+                if w is not widget and w.collide_point(*w.to_widget(x, y)) and visible(w) and w.disabled
+            ]
             wx, wy = widget.to_window(*widget.pos)
-            raise AssertionError(f"the tap at {x:.0f},{y:.0f} missed {widget.__class__.__name__} "
-                                 f"{getattr(widget, 'text', '')!r} (now at {wx:.0f},{wy:.0f} {widget.width:.0f}x"
-                                 f"{widget.height:.0f}; disabled widgets there: {takers})")
+            raise AssertionError(
+                f"the tap at {x:.0f},{y:.0f} missed {widget.__class__.__name__} "
+                f"{getattr(widget, 'text', '')!r} (now at {wx:.0f},{wy:.0f} {widget.width:.0f}x"
+                f"{widget.height:.0f}; disabled widgets there: {takers})"
+            )
 
 
 def wait_for(root: Any, timeout: float = 15.0, **props: Any) -> Any:
@@ -290,8 +300,11 @@ def _off_slide(widget: Any) -> bool:
     node, child = widget.parent, widget
     while node is not None and node is not node.parent:
         if isinstance(node, Carousel):
-            return child is not node.current_slide and child.parent is not node.current_slide \
+            return (
+                child is not node.current_slide
+                and child.parent is not node.current_slide
                 and node.current_slide not in (child, getattr(child, "parent", None))
+            )
         child, node = node, node.parent
     return False
 
@@ -317,10 +330,16 @@ def outside_parent(root: Any, slack: float = 1.0) -> list[str]:
             if x < hx - slack or x + w.width > hx + holder.width + slack:
                 problems.append(f"{what}: sticks out of its list sideways")
             continue
-        if (x < px - slack or y < py - slack or x + w.width > px + parent.width + slack
-                or y + w.height > py + parent.height + slack):
-            problems.append(f"{what}: {x:.0f},{y:.0f} {w.width:.0f}x{w.height:.0f} outside "
-                            f"{px:.0f},{py:.0f} {parent.width:.0f}x{parent.height:.0f}")
+        if (
+            x < px - slack
+            or y < py - slack
+            or x + w.width > px + parent.width + slack
+            or y + w.height > py + parent.height + slack
+        ):
+            problems.append(
+                f"{what}: {x:.0f},{y:.0f} {w.width:.0f}x{w.height:.0f} outside "
+                f"{px:.0f},{py:.0f} {parent.width:.0f}x{parent.height:.0f}"
+            )
     return problems
 
 
@@ -367,8 +386,11 @@ def set_window(size: tuple[int, int]) -> None:
 
     Window.size = size
     app = App.get_running_app()
-    wait_until(lambda: app is None or app.root is None or tuple(int(v) for v in app.root.size)[0] == size[0],
-               10, f"the window at {size[0]}x{size[1]}")
+    wait_until(
+        lambda: app is None or app.root is None or next(int(v) for v in app.root.size) == size[0],
+        10,
+        f"the window at {size[0]}x{size[1]}",
+    )
     pump(3)
 
 
@@ -385,8 +407,10 @@ def hidden_tap_takers(root: Any) -> list[str]:
             if getattr(node, "shown", True) is False and type(node).__name__ == "Fold":
                 break  # touches stop here
             if node.width <= 0 or node.height <= 0:
-                problems.append(f"{type(w).__name__} {str(getattr(w, 'text', ''))[:30]!r} is hidden in a folded "
-                                f"{type(node).__name__} but still takes taps on its spot")
+                problems.append(
+                    f"{type(w).__name__} {str(getattr(w, 'text', ''))[:30]!r} is hidden in a folded "
+                    f"{type(node).__name__} but still takes taps on its spot"
+                )
                 break
             node = node.parent
     return problems

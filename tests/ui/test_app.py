@@ -18,9 +18,14 @@ def test_purser_app_starts_and_keeps_running(tmp_path):
     db = tmp_path / "purser.db"
     env = dict(os.environ)
     env.pop("DISPLAY", None)
-    proc = subprocess.Popen([sys.executable, "-m", "companion", "app", "--db", str(db), "--scale", "sim://",
-                             "--camera", "sim://"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "app", "--db", str(db), "--scale", "sim://", "--camera", "sim://"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while not db.exists() and time.monotonic() < deadline and proc.poll() is None:

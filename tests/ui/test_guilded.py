@@ -15,6 +15,7 @@ RULES = {"vault": 3}
 
 def _tap_action(screen, **fields) -> None:
     """Tap the one button sending the listed action whose fields include ``fields``."""
+
     def wanted(action) -> bool:
         return action is not None and all(action.get(k) == v for k, v in fields.items())
 
@@ -182,9 +183,13 @@ def _to_rally(app, rules: dict, seed: int):
     """A new match moved on (without taps) to Ana's first Rally phase; returns the screen."""
     app.start_game("guilded", ["Ana", "Ben"], rules, seed=seed)
     session = app.controller.session
-    for action in ({"type": "roll", "player": "Ana", "value": 6}, {"type": "roll", "player": "Ben", "value": 1},
-                   {"type": "go_first", "player": "Ana", "first": "Ana"},
-                   {"type": "keep", "player": "Ana"}, {"type": "keep", "player": "Ben"}):
+    for action in (
+        {"type": "roll", "player": "Ana", "value": 6},
+        {"type": "roll", "player": "Ben", "value": 1},
+        {"type": "go_first", "player": "Ana", "first": "Ana"},
+        {"type": "keep", "player": "Ana"},
+        {"type": "keep", "player": "Ben"},
+    ):
         session.apply(action)
     while session.summary().detail["phase"] != "rally":
         session.apply({"type": "next_phase", "player": "Ana"})
@@ -220,8 +225,13 @@ def test_a_reopened_match_shows_where_it_stood(app):
     _tap_action(screen, type="play_merc", player="Ana")
     _fill_merc(screen, "Gunner", health=4, bounty=2, ranged=2)
     _tap_action(screen, type="play_treasure", face_down=True)
-    shown = (_board(screen, "Ana").vault_text, _board(screen, "Ana").counts_text, _merc(screen, "m1").stats_text,
-             _phase(screen), screen.turn_text)
+    shown = (
+        _board(screen, "Ana").vault_text,
+        _board(screen, "Ana").counts_text,
+        _merc(screen, "m1").stats_text,
+        _phase(screen),
+        screen.turn_text,
+    )
     session_id = app.controller.session.id
     app.go_home()
     kd.pump(2)
@@ -229,8 +239,13 @@ def test_a_reopened_match_shows_where_it_stood(app):
     kd.pump(3)
     assert app.manager.current == "guilded"
     screen = app.manager.current_screen
-    assert (_board(screen, "Ana").vault_text, _board(screen, "Ana").counts_text, _merc(screen, "m1").stats_text,
-            _phase(screen), screen.turn_text) == shown
+    assert (
+        _board(screen, "Ana").vault_text,
+        _board(screen, "Ana").counts_text,
+        _merc(screen, "m1").stats_text,
+        _phase(screen),
+        screen.turn_text,
+    ) == shown
     assert shown[0] == "Vault 12" and "Warchest 1" in shown[1]
 
 
@@ -290,8 +305,12 @@ def test_a_mercenary_placed_and_moved_by_tapping_the_battlefield(app, shots):
     # -- First Movement: its reach (2 spaces, across the middle into Ben's front row) lights up
     kd.tap_key(screen, "flow:next_phase:Ana")
     assert _phase(screen) == "phase:first_movement" and screen.group == "move"
-    offered = {(t["side"], t["row"], t["col"]) for ch in c.summary.detail["tile_choices"]
-               if ch["type"] == "move" for t in ch["tiles"]}
+    offered = {
+        (t["side"], t["row"], t["col"])
+        for ch in c.summary.detail["tile_choices"]
+        if ch["type"] == "move"
+        for t in ch["tiles"]
+    }
     assert _lit(screen) == offered and ("Ben", 3, 3) in offered and ("Ben", 2, 2) not in offered
     kd.shot(app, shots, "guilded-battlefield")
     placed = c.session.cursor
@@ -331,23 +350,36 @@ def test_fog_and_its_long_tile_list_are_picked_on_the_battlefield(app):
 _NAMES = {"m1": "Deckhand (m1)", "m3": "Raider (m3)"}
 
 
-@pytest.mark.parametrize("action, leave_out, words", [
-    ({"type": "exit", "player": "Ana", "merc": "m3"}, (), "Raider (m3) exits play"),
-    ({"type": "exit", "player": "Ana", "merc": "m3"}, ("merc",), "Exit play"),
-    ({"type": "move", "player": "Ana", "merc": "m1", "spaces": 1}, (), "Move Deckhand (m1) 1 space"),
-    ({"type": "move", "player": "Ana", "merc": "m1", "spaces": 2}, ("merc",), "Move 2 spaces"),
-    ({"type": "move", "player": "Ana", "merc": "m1", "to": {"side": "Ben", "row": 3, "col": 2}}, (),
-     "Move Deckhand (m1) to Ben's side, row 3, column 2"),
-    ({"type": "attack", "player": "Ana", "merc": "m1", "target": "m3", "with": "melee", "coin": "lost"}, (),
-     "Deckhand (m1) attacks Raider (m3) (melee) (coin lost)"),
-    ({"type": "plunder", "player": "Ana", "merc": "m1"}, (), "Deckhand (m1) plunders the Guild Hall"),
-    ({"type": "unequip", "player": "Ana", "merc": "m1", "treasure": "Cutlass"}, (), "Unequip Cutlass from Deckhand (m1)"),
-    ({"type": "ability", "player": "Ana", "kind": "active", "merc": "m3"}, (), "Raider (m3): active ability"),
-    ({"type": "play_merc", "player": "Ana", "guild_master": True}, (), "Play the Guild Master"),
-    ({"type": "play_treasure", "player": "Ana", "face_down": True}, (), "Play a mercenary face down as a treasure"),
-    ({}, (), None),  # nothing to say: the screen's usual words
-    ({"type": "heal", "target": "m1", "amount": 1}, (), None),
-])
+@pytest.mark.parametrize(
+    "action, leave_out, words",
+    [
+        ({"type": "exit", "player": "Ana", "merc": "m3"}, (), "Raider (m3) exits play"),
+        ({"type": "exit", "player": "Ana", "merc": "m3"}, ("merc",), "Exit play"),
+        ({"type": "move", "player": "Ana", "merc": "m1", "spaces": 1}, (), "Move Deckhand (m1) 1 space"),
+        ({"type": "move", "player": "Ana", "merc": "m1", "spaces": 2}, ("merc",), "Move 2 spaces"),
+        (
+            {"type": "move", "player": "Ana", "merc": "m1", "to": {"side": "Ben", "row": 3, "col": 2}},
+            (),
+            "Move Deckhand (m1) to Ben's side, row 3, column 2",
+        ),
+        (
+            {"type": "attack", "player": "Ana", "merc": "m1", "target": "m3", "with": "melee", "coin": "lost"},
+            (),
+            "Deckhand (m1) attacks Raider (m3) (melee) (coin lost)",
+        ),
+        ({"type": "plunder", "player": "Ana", "merc": "m1"}, (), "Deckhand (m1) plunders the Guild Hall"),
+        (
+            {"type": "unequip", "player": "Ana", "merc": "m1", "treasure": "Cutlass"},
+            (),
+            "Unequip Cutlass from Deckhand (m1)",
+        ),
+        ({"type": "ability", "player": "Ana", "kind": "active", "merc": "m3"}, (), "Raider (m3): active ability"),
+        ({"type": "play_merc", "player": "Ana", "guild_master": True}, (), "Play the Guild Master"),
+        ({"type": "play_treasure", "player": "Ana", "face_down": True}, (), "Play a mercenary face down as a treasure"),
+        ({}, (), None),  # nothing to say: the screen's usual words
+        ({"type": "heal", "target": "m1", "amount": 1}, (), None),
+    ],
+)
 def test_a_mercenary_s_actions_read_as_players_say_them(action, leave_out, words):
     from companion.ui.screens.guilded_actions import phrase
     from companion.ui.screens.guilded_board import tile_words
@@ -368,8 +400,11 @@ def test_a_deck_list_is_entered_card_by_card_and_the_roll_says_who_rolls(app):
     assert "Let Purser roll the d6" in words and "Rolled a 6" in words  # no bare "Roll" beside "Roll (value n)"
     screen.pick_group("setup")
     kd.pump(1)
-    deck = next(b for b in kd.find_all(screen, cls="PButton")
-                if b.action and b.action.get("type") == "deck" and b.action["player"] == "Ana")
+    deck = next(
+        b
+        for b in kd.find_all(screen, cls="PButton")
+        if b.action and b.action.get("type") == "deck" and b.action["player"] == "Ana"
+    )
     assert "{" not in deck.text
     kd.tap(deck)
     form = kd.find(screen, cls="DeckForm")
@@ -385,5 +420,8 @@ def test_a_deck_list_is_entered_card_by_card_and_the_roll_says_who_rolls(app):
     kd.tap_key(screen, "form:send")
     assert c.message_kind != "error", c.message
     last = c.session.history()[-1].action
-    assert last["cards"] == [{"name": "Deckhand", "stars": 1, "count": 20}, {"name": "Sea Witch", "stars": 2, "count": 10}]
+    assert last["cards"] == [
+        {"name": "Deckhand", "stars": 1, "count": 20},
+        {"name": "Sea Witch", "stars": 2, "count": 10},
+    ]
     assert last["champion"] == {"name": "Kraken", "stars": 3}

@@ -13,8 +13,9 @@ def test_home_offers_every_registered_game(home):
     assert len(keys) == len(game_names())
     unfinished = [r for r in app.store.sessions() if not r.finished]
     if unfinished:
-        assert {w.key for w in kd.find_all(app.root, cls="PButton", key=lambda k: k.startswith("resume:"))} == \
-            {f"resume:{r.id}" for r in unfinished}
+        assert {w.key for w in kd.find_all(app.root, cls="PButton", key=lambda k: k.startswith("resume:"))} == {
+            f"resume:{r.id}" for r in unfinished
+        }
     else:
         assert "No game in play" in kd.texts(app.root)
 

@@ -86,8 +86,23 @@ def _inside_scrollview(widget):
     return None
 
 
-SCREENS = ("home", "newgame", "players", "past", "settings", "hardware", "calibrate",
-           "generic", "seven", "swashbuckle", "scallywagger", "seize", "weighoff", "guilded", "over")
+SCREENS = (
+    "home",
+    "newgame",
+    "players",
+    "past",
+    "settings",
+    "hardware",
+    "calibrate",
+    "generic",
+    "seven",
+    "swashbuckle",
+    "scallywagger",
+    "seize",
+    "weighoff",
+    "guilded",
+    "over",
+)
 
 
 def _guilded_boards(session) -> None:
@@ -104,8 +119,18 @@ def _guilded_boards(session) -> None:
             session.apply({"type": "next_phase", "player": player})
         if turn < len(players):
             for name in ("Corsair", "Sea Witch"):
-                session.apply({"type": "play_merc", "player": player, "name": name, "health": 6, "bounty": 2,
-                               "melee": 2, "ranged": 1, "move": 2})
+                session.apply(
+                    {
+                        "type": "play_merc",
+                        "player": player,
+                        "name": name,
+                        "health": 6,
+                        "bounty": 2,
+                        "melee": 2,
+                        "ranged": 1,
+                        "move": 2,
+                    }
+                )
             session.apply({"type": "end_turn", "player": player})
             session.apply({"type": "next_phase", "player": player})
     session.apply({"type": "add_status", "target": "m1", "status": "poison", "count": 2})
@@ -131,7 +156,10 @@ def test_screen_fits(app, shots, name, orientation):
         holder = _inside_scrollview(w)
         if holder is None:
             if x < -1 or y < -1 or right > width + 1 or top > height + 1:
-                problems.append(f"{type(w).__name__} {getattr(w, 'text', '')[:30]!r} at {x:.0f},{y:.0f} {w.width:.0f}x{w.height:.0f}")
+                problems.append(
+                    f"{type(w).__name__} {getattr(w, 'text', '')[:30]!r} at {x:.0f},{y:.0f} "
+                    f"{w.width:.0f}x{w.height:.0f}"
+                )
         else:
             hx, _ = holder.to_window(*holder.pos)
             if x < hx - 1 or right > hx + holder.width + 1:

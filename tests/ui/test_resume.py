@@ -22,8 +22,13 @@ class AppProcess:
         env = dict(os.environ)
         env.pop("DISPLAY", None)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.ui.app_process", str(db)], cwd=ROOT, env=env, text=True,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            [sys.executable, "-m", "tests.ui.app_process", str(db)],
+            cwd=ROOT,
+            env=env,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
         )
         self.first = self._read()
 
@@ -82,5 +87,9 @@ def test_killed_mid_game_then_reopened_offers_resume_with_the_same_state(db, sho
         second.kill()
     assert again["screen"] == "seven"
     assert again["prompt"] == shown["prompt"]
-    for line in ("Ana lays a 4; the pile shows 4.", "Ben lays a 1; the pile shows 5.", "Ana lays a 6; the pile shows 6."):
+    for line in (
+        "Ana lays a 4; the pile shows 4.",
+        "Ben lays a 1; the pile shows 5.",
+        "Ana lays a 6; the pile shows 6.",
+    ):
         assert line in again["texts"]

@@ -76,10 +76,19 @@ def test_a_die_of_the_reveal_is_confirmed_by_tapping_it(app):
     kd.tap_key(screen, "bid:2:3")
     kd.tap_key(screen, "call::")
     seen = [3, 3, 5, 1, 2, 6, 3, 4, 2, 1]
-    c.act({"type": "reveal", "detections": {
-        "dice": [{"value": v, "box": [0, 0, 9, 9], "confidence": 0.9, "unsure": i in (1, 4)}
-                 for i, v in enumerate(seen)],
-        "unsure": 2, "unreadable": 1}})
+    c.act(
+        {
+            "type": "reveal",
+            "detections": {
+                "dice": [
+                    {"value": v, "box": [0, 0, 9, 9], "confidence": 0.9, "unsure": i in (1, 4)}
+                    for i, v in enumerate(seen)
+                ],
+                "unsure": 2,
+                "unreadable": 1,
+            },
+        }
+    )
     kd.pump(2)
     assert "1 die could not be read" in kd.texts(screen)
     faces = [kd.find(screen, key=f"reveal:{i}") for i in range(len(seen))]

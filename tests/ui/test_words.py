@@ -14,8 +14,11 @@ from companion.ui.words import action_label, detail_lines, value_text
         ({"type": "play", "player": "Ana", "card": 3, "on": "hole"}, ("Ana",), "Play (card 3, on hole)"),
         ({"type": "play", "player": "Ana", "card": 3}, ("Ben",), "Ana: Play (card 3)"),
         ({"type": "curse", "player": "Ana", "target": "Ben"}, ("Ana", "Ben"), "Ana: Curse (target Ben)"),
-        ({"type": "weigh", "player": "Cy", "from": "scale", "channel": 0}, ("Cy",),
-         "Weigh (measured by the scale, channel 0)"),
+        (
+            {"type": "weigh", "player": "Cy", "from": "scale", "channel": 0},
+            ("Cy",),
+            "Weigh (measured by the scale, channel 0)",
+        ),
         ({"type": "first_captain", "label": "Ana won the roll-off"}, (), "Ana won the roll-off"),
         ({"type": "order", "order": ["Cy", "Ben"]}, (), "Order (order Cy, Ben)"),
     ],
@@ -26,8 +29,18 @@ def test_action_labels(action, to_act, label):
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(None, "-"), (True, "yes"), (False, "no"), (2.0, "2"), (0.25, "0.25"), ([], ""), ({}, ""),
-     ({"red": 3, "black": 4}, "red 3, black 4"), ("next_seat", "next seat"), ([1, [2, 3]], "1, 2, 3")],
+    [
+        (None, "-"),
+        (True, "yes"),
+        (False, "no"),
+        (2.0, "2"),
+        (0.25, "0.25"),
+        ([], ""),
+        ({}, ""),
+        ({"red": 3, "black": 4}, "red 3, black 4"),
+        ("next_seat", "next seat"),
+        ([1, [2, 3]], "1, 2, 3"),
+    ],
 )
 def test_values_in_words(value, text):
     assert value_text(value) == text

@@ -275,7 +275,7 @@ class CalibrateScreen(Screen):
         self.progress = 100.0 * index / max(total, 1)
         self.waiting = waiting
 
-    def _show_progress(self, index: int, total: int, step: Any, readings: int, reason: str, held: float) -> None:  # noqa: PLR0917
+    def _show_progress(self, index: int, total: int, step: Any, readings: int, reason: str, held: float) -> None:
         self.waiting = False
         if step.hold_s > 0 and reason == "stable":
             share = held / step.hold_s

@@ -26,7 +26,7 @@ def when(iso: str) -> str:
 
 
 def players_text(players: Any) -> str:
-    """"Ana, Ben and Cy"."""
+    """ "Ana, Ben and Cy"."""
     names = list(players)
     if len(names) <= 1:
         return "".join(names)
@@ -34,5 +34,5 @@ def players_text(players: Any) -> str:
 
 
 def moves_text(n: int) -> str:
-    """"1 move", "12 moves"."""
+    """ "1 move", "12 moves"."""
     return f"{n} move{'s' * (n != 1)}"

@@ -9,9 +9,9 @@ from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.ui.awake import keep_awake
-from companion.ui.words import action_label
 from companion.ui.widgets import leaderboard  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PButton
+from companion.ui.words import action_label
 
 
 class GameScreen(Screen):

@@ -51,8 +51,15 @@ class GenericGameScreen(GameScreen):
         self._fill_actions()
 
     def _fill_kinds(self) -> None:
-        specs = [{"text": key_text(k).capitalize(), "value": k, "key": f"kind:{k}",
-                  "state": "down" if k == self.kind else "normal"} for k in self.kinds]
+        specs = [
+            {
+                "text": key_text(k).capitalize(),
+                "value": k,
+                "key": f"kind:{k}",
+                "state": "down" if k == self.kind else "normal",
+            }
+            for k in self.kinds
+        ]
         fill_buttons(self.ids.kinds, specs, self._kind_chip)
 
     def _kind_chip(self) -> PToggle:
@@ -69,8 +76,11 @@ class GenericGameScreen(GameScreen):
         c = self.controller
         legal = [a for a in c.legal if not self.kind or a.get("type") == self.kind]
         fill_buttons(self.ids.actions, self.action_specs(legal), lambda: self.new_action_button(height=dp(72)))
-        self.nothing = "" if legal else (
-            "The game is over." if c.summary.over else "Nothing to choose here: use the typed action below.")
+        self.nothing = (
+            ""
+            if legal
+            else ("The game is over." if c.summary.over else "Nothing to choose here: use the typed action below.")
+        )
 
     def send_typed(self) -> None:
         """Send the JSON action typed in the field."""
@@ -78,7 +88,7 @@ class GenericGameScreen(GameScreen):
         try:
             action = json.loads(field.text)
         except json.JSONDecodeError as exc:
-            self.controller.say(f"That is not a JSON action ({exc.msg}); for example {{\"type\": \"...\"}}", "error")
+            self.controller.say(f'That is not a JSON action ({exc.msg}); for example {{"type": "..."}}', "error")
             return
         if not isinstance(action, dict):
             self.controller.say('An action is a JSON object such as {"type": "..."}', "error")

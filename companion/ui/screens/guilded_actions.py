@@ -23,8 +23,22 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("move", "Move", ("move", "reveal")),
     ("attack", "Attack", ("attack", "plunder")),
     ("ability", "Ability", ("ability",)),
-    ("effects", "Effects", ("damage", "heal", "add_status", "remove_status", "mend", "cleanse", "restore_defence",
-                            "destroy", "set_merc", "fog")),
+    (
+        "effects",
+        "Effects",
+        (
+            "damage",
+            "heal",
+            "add_status",
+            "remove_status",
+            "mend",
+            "cleanse",
+            "restore_defence",
+            "destroy",
+            "set_merc",
+            "fog",
+        ),
+    ),
     ("cards", "Cards", ("loot", "draw", "discard", "counts", "concede")),
 )
 _GROUP_OF = {kind: key for key, _words, kinds in GROUPS for kind in kinds}
@@ -119,8 +133,14 @@ def build_field(field: FormField, spec: Mapping[str, Any], value: Any) -> None:
     """Fill ``field`` with the controls for ``spec`` showing ``value``."""
     name = spec["field"]
     if spec["kind"] == "number":
-        box = PInput(text=str(value if value is not None else spec.get("low", 0)), input_filter="int",
-                     key=f"form:{name}", halign="center", size_hint_x=None, width=dp(96))
+        box = PInput(
+            text=str(value if value is not None else spec.get("low", 0)),
+            input_filter="int",
+            key=f"form:{name}",
+            halign="center",
+            size_hint_x=None,
+            width=dp(96),
+        )
         low, high = spec.get("low"), spec.get("high")
 
         def step(by: int) -> None:
@@ -145,8 +165,13 @@ def build_field(field: FormField, spec: Mapping[str, Any], value: Any) -> None:
         chosen = {"value": str(value)}
         group = f"guilded-form-{name}-{id(field)}"
         for choice in spec.get("choices", []):
-            chip = PToggle(text=str(choice), group=group, allow_no_selection=False, key=f"form:{name}={choice}",
-                           state="down" if str(choice) == chosen["value"] else "normal")
+            chip = PToggle(
+                text=str(choice),
+                group=group,
+                allow_no_selection=False,
+                key=f"form:{name}={choice}",
+                state="down" if str(choice) == chosen["value"] else "normal",
+            )
             chip.bind(on_release=lambda w: chosen.__setitem__("value", w.text))
             field.add_widget(chip)
         field.reader = lambda: chosen["value"]

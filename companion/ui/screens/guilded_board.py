@@ -104,8 +104,9 @@ def merc_spec(m: Mapping[str, Any], status_rules: Mapping[str, Any]) -> dict[str
     for name, count in m.get("statuses", {}).items():
         flag = status_rules.get(name, {}).get("shape") == "flag"
         banked = m.get("banked", {}).get(name)
-        marks.append(key_text(name).capitalize() + ("" if flag else f" {count}")
-                     + (f" ({banked} stored)" if banked else ""))
+        marks.append(
+            key_text(name).capitalize() + ("" if flag else f" {count}") + (f" ({banked} stored)" if banked else "")
+        )
     if m.get("blinded") and "blind" not in m.get("statuses", {}):
         marks.append("Blinded (fog)")
     if m.get("frozen"):
@@ -170,7 +171,7 @@ class PlayerBoard(BoxLayout):
             box.remove_widget(have.pop())
         while len(have) < len(rows):
             row = MercRow()
-            row.bind(on_release=lambda r: self.screen is not None and self.screen.pick_merc(r.key[len("merc:"):]))
+            row.bind(on_release=lambda r: self.screen is not None and self.screen.pick_merc(r.key[len("merc:") :]))
             box.add_widget(row)
             have.append(row)
         for row, spec in zip(have, rows):

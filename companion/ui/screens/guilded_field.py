@@ -134,8 +134,14 @@ class BattleField(Widget):
 
     # -- building and drawing --------------------------------------------------------------------
 
-    def _build(self, layout: tuple[Any, ...], players: list[str], sides: Mapping[str, int], facing: bool,
-               grid: Mapping[str, Any]) -> None:
+    def _build(
+        self,
+        layout: tuple[Any, ...],
+        players: list[str],
+        sides: Mapping[str, int],
+        facing: bool,
+        grid: Mapping[str, Any],
+    ) -> None:
         self._layout = layout
         self._rows, self._cols = int(grid.get("rows", 3)), int(grid.get("cols", 4))
         self._blocks = blocks(players, sides, facing)
@@ -151,15 +157,28 @@ class BattleField(Widget):
                         rect = Rectangle()
                         edge_color = Color(0, 0, 0, 0)
                         edge = Line(width=dp(1.5))
-                        label = TileLabel(key=f"tile:{player}:{row}:{col}", tile=[player, row, col],
-                                          halign="center", valign="middle")
-                        self._cells[(player, row, col)] = {"color": color, "rect": rect, "edge_color": edge_color,
-                                                           "edge": edge, "label": label, "look": None}
+                        label = TileLabel(
+                            key=f"tile:{player}:{row}:{col}", tile=[player, row, col], halign="center", valign="middle"
+                        )
+                        self._cells[(player, row, col)] = {
+                            "color": color,
+                            "rect": rect,
+                            "edge_color": edge_color,
+                            "edge": edge,
+                            "label": label,
+                            "look": None,
+                        }
         for cell in self._cells.values():
             self.add_widget(cell["label"])
         for player, *_ in self._blocks:
-            name = Label(text=f"{player}'s side", font_size=self._font(), halign="left", valign="middle",
-                         shorten=True, color=self.theme.muted if self.theme is not None else (0.7, 0.7, 0.7, 1))
+            name = Label(
+                text=f"{player}'s side",
+                font_size=self._font(),
+                halign="left",
+                valign="middle",
+                shorten=True,
+                color=self.theme.muted if self.theme is not None else (0.7, 0.7, 0.7, 1),
+            )
             self._names.append(name)
             self.add_widget(name)
         self._place()

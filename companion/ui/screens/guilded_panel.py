@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp
 
@@ -48,6 +48,19 @@ class ActionsPanel:
     _names: dict[str, str]
     _form_fields: list[FormField]
     _form_for: Any
+    # the screen's properties and the battlefield's parts this panel uses
+    group: str
+    subject: Any
+    step_text: str
+    form_action: Any
+    mover: str
+    _typed_row: Any
+
+    if TYPE_CHECKING:  # declared only: the real ones come from the screen's other parts
+
+        def act(self, action: Mapping[str, Any]) -> bool: ...  # the screen's
+        def _fill_field(self) -> None: ...  # the battlefield's
+
     _view: Any
 
     # -- actions ----------------------------------------------------------------------------------

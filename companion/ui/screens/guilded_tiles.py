@@ -8,7 +8,7 @@ screen only picks which kind of action they are for.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.ui.screens.guilded_field import LIT, PICK, TileKey, tile_key
 
@@ -21,6 +21,15 @@ class TileOffers:
     ids: Any
     _names: dict[str, str]
     _offer: dict[TileKey, tuple[Any, ...]]
+    # the screen's properties and the actions panel's parts the battlefield uses
+    subject: Any
+    form_action: Any
+    mover: str
+
+    if TYPE_CHECKING:  # declared only: the real ones come from the screen's other parts
+
+        def act(self, action: Mapping[str, Any]) -> bool: ...  # the screen's
+        def send_form(self, extra: Mapping[str, Any] | None = None) -> None: ...  # the panel's
 
     # -- the battlefield ------------------------------------------------------------------------------
 
@@ -55,7 +64,7 @@ class TileOffers:
             ch = choice(str(form.get("type")), player=form.get("player"))
             if ch is None:
                 return {}, ""
-            offer = {tile_key(t): ("form", ch["field"], dict(t)) for t in ch["tiles"]}
+            offer: dict[TileKey, tuple[Any, ...]] = {tile_key(t): ("form", ch["field"], dict(t)) for t in ch["tiles"]}
             return offer, "Tap a lit tile: it enters there (Send leaves it off the battlefield)."
         subject = tuple(self.subject) if self.subject is not None else None
         for kind, words in (

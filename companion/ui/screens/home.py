@@ -47,8 +47,12 @@ class HomeScreen(Screen):
         box = self.ids.games
         box.clear_widgets()
         for game in list_games():
-            b = PButton(text=f"{game.TITLE}\n[size=15sp]{game.MIN_PLAYERS}-{game.MAX_PLAYERS} players[/size]",
-                        markup=True, height=dp(84), key=f"new:{game.NAME}")
+            b = PButton(
+                text=f"{game.TITLE}\n[size=15sp]{game.MIN_PLAYERS}-{game.MAX_PLAYERS} players[/size]",
+                markup=True,
+                height=dp(84),
+                key=f"new:{game.NAME}",
+            )
             b.bind(on_release=lambda _b, name=game.NAME: self.new_game(name))
             box.add_widget(b)
 
@@ -60,8 +64,12 @@ class HomeScreen(Screen):
             return
         for record in unfinished:
             card = Card(key=f"in_play:{record.id}")
-            card.add_widget(PLabel(text=f"[b]{game_title(record.game)}[/b]  {players_text(record.players)}", markup=True))
-            card.add_widget(PLabel(text=f"{moves_text(record.cursor)}, last played {when(record.updated)}", role="muted"))
+            card.add_widget(
+                PLabel(text=f"[b]{game_title(record.game)}[/b]  {players_text(record.players)}", markup=True)
+            )
+            card.add_widget(
+                PLabel(text=f"{moves_text(record.cursor)}, last played {when(record.updated)}", role="muted")
+            )
             row = BoxLayout(size_hint_y=None, height=App.get_running_app().theme.touch, spacing=dp(8))
             b = PButton(text="Resume", key=f"resume:{record.id}")
             b.bind(on_release=lambda _b, sid=record.id: self.resume(sid))
@@ -132,8 +140,12 @@ class HomeScreen(Screen):
                 return
             self.refresh()
 
-        confirm(f"Abandon this game of {game_title(record.game)} with {players_text(record.players)}? "
-                f"It is deleted with its {moves_text(record.cursor)}.", "Abandon", drop)
+        confirm(
+            f"Abandon this game of {game_title(record.game)} with {players_text(record.players)}? "
+            f"It is deleted with its {moves_text(record.cursor)}.",
+            "Abandon",
+            drop,
+        )
 
     def new_game(self, name: str) -> None:
         """Go to the new-game form with ``name`` chosen."""

@@ -36,8 +36,14 @@ class NewGameScreen(Screen):
         box = self.ids.game_choice
         box.clear_widgets()
         for game in list_games():
-            chip = PToggle(text=str(game.TITLE), group="newgame-game", value=game.NAME, key=f"game:{game.NAME}",
-                           allow_no_selection=False, state="down" if game.NAME == self.game_name else "normal")
+            chip = PToggle(
+                text=str(game.TITLE),
+                group="newgame-game",
+                value=game.NAME,
+                key=f"game:{game.NAME}",
+                allow_no_selection=False,
+                state="down" if self.game_name == game.NAME else "normal",
+            )
             chip.bind(on_release=lambda w: self.choose_game(w.value))
             box.add_widget(chip)
 
@@ -62,8 +68,12 @@ class NewGameScreen(Screen):
         if any(s not in known for s in self.seats):  # renamed, merged or deleted meanwhile
             self.seats = [s for s in self.seats if s in known]
         for record in records:
-            chip = PToggle(text=record.name, value=record.name, key=f"player:{record.name}",
-                           state="down" if record.name in self.seats else "normal")
+            chip = PToggle(
+                text=record.name,
+                value=record.name,
+                key=f"player:{record.name}",
+                state="down" if record.name in self.seats else "normal",
+            )
             chip.bind(on_release=lambda w: self.toggle_seat(w.value, w.state == "down"))
             box.add_widget(chip)
         if not box.children:

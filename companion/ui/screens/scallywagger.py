@@ -25,7 +25,7 @@ _PADDED = ("bid", "call", "parlay", "reveal", "draw", "confirm")
 
 
 def bid_text(bid: Mapping[str, Any] | None) -> str:
-    """"six 1s (Ana)", or "no bid yet"."""
+    """ "six 1s (Ana)", or "no bid yet"."""
     if not bid:
         return "No bid yet"
     q = int(bid["quantity"])
@@ -47,7 +47,7 @@ def chance(dice: int, quantity: int, face: int, wild_ones: bool) -> tuple[float,
 
 
 def percent(p: float) -> str:
-    """"62 %", "< 1 %", "> 99 %"."""
+    """ "62 %", "< 1 %", "> 99 %"."""
     if 0 < p < 0.005:
         return "< 1 %"
     if 0.995 < p < 1:
@@ -89,12 +89,17 @@ class ScallywaggerScreen(GameScreen):
         self._wild = bool(c.session.config.get("wild_ones", False))
         bid = d.get("bid")
         odds = chance(self._dice, int(bid["quantity"]), int(bid["face"]), self._wild) if bid else None
-        self.bid_odds = (f"{percent(odds[0])} likely true, {percent(odds[1])} exactly right"
-                         f" (all {self._dice} dice unseen)") if odds else ""
+        self.bid_odds = (
+            (f"{percent(odds[0])} likely true, {percent(odds[1])} exactly right (all {self._dice} dice unseen)")
+            if odds
+            else ""
+        )
         decks = d.get("decks", {})
-        self.table_text = (f"{d.get('dice_on_table', 0)} dice on the table. Treasure deck "
-                           f"{decks.get('treasure', {}).get('deck', 0)}, Adventure deck "
-                           f"{decks.get('adventure', {}).get('deck', 0)}.")
+        self.table_text = (
+            f"{d.get('dice_on_table', 0)} dice on the table. Treasure deck "
+            f"{decks.get('treasure', {}).get('deck', 0)}, Adventure deck "
+            f"{decks.get('adventure', {}).get('deck', 0)}."
+        )
         out = set(d.get("out", []))
         rows = []
         for name, crew in s.scores.items():
@@ -151,16 +156,28 @@ class ScallywaggerScreen(GameScreen):
         faces = sorted({int(a["face"]) for a in bids})
         if self.face not in faces:
             self.face = faces[0] if faces else 0
-        fill_buttons(self.ids.faces, [
-            {"text": str(f), "value": f, "key": f"face:{f}", "state": "down" if f == self.face else "normal"}
-            for f in faces], self._face_chip)
+        fill_buttons(
+            self.ids.faces,
+            [
+                {"text": str(f), "value": f, "key": f"face:{f}", "state": "down" if f == self.face else "normal"}
+                for f in faces
+            ],
+            self._face_chip,
+        )
         quantities = [a for a in bids if int(a["face"]) == self.face]
         specs = []
         for a in quantities:
             odds = chance(self._dice, int(a["quantity"]), int(a["face"]), self._wild)
             shown = f"\n[size={int(sp(15))}]{percent(odds[0])}[/size]" if odds else ""
-            specs.append({"text": f"{a['quantity']} x {a['face']}{shown}", "action": a, "markup": True,
-                          "key": f"bid:{a['quantity']}:{a['face']}", "disabled": False})
+            specs.append(
+                {
+                    "text": f"{a['quantity']} x {a['face']}{shown}",
+                    "action": a,
+                    "markup": True,
+                    "key": f"bid:{a['quantity']}:{a['face']}",
+                    "disabled": False,
+                }
+            )
         fill_buttons(self.ids.quantities, specs, lambda: self.new_action_button(height=dp(72)))
         self.ids.bid_pad.shown = bool(bids)
 
@@ -179,9 +196,15 @@ class ScallywaggerScreen(GameScreen):
         specs = []
         for kind in ("call", "parlay"):
             for a in self._legal(kind):
-                specs.append({"text": words[kind] if len(a) <= 2 else action_label(a), "action": a,
-                              "key": f"{kind}:{a.get('quantity', '')}:{a.get('face', '')}", "role": "danger",
-                              "disabled": False})
+                specs.append(
+                    {
+                        "text": words[kind] if len(a) <= 2 else action_label(a),
+                        "action": a,
+                        "key": f"{kind}:{a.get('quantity', '')}:{a.get('face', '')}",
+                        "role": "danger",
+                        "disabled": False,
+                    }
+                )
         fill_buttons(self.ids.challenges, specs, lambda: self.new_action_button(height=dp(64)))
 
     def _fill_reveal(self) -> None:
@@ -190,14 +213,35 @@ class ScallywaggerScreen(GameScreen):
         specs = []
         for a in reveals:
             if "from" in a:
-                specs.append({"text": "Count with the camera", "action": a, "key": "reveal:camera",
-                              "role": "primary", "disabled": False})
+                specs.append(
+                    {
+                        "text": "Count with the camera",
+                        "action": a,
+                        "key": "reveal:camera",
+                        "role": "primary",
+                        "disabled": False,
+                    }
+                )
             elif "count" in a:
-                specs.append({"text": str(a["count"]), "action": a, "key": f"reveal:{a['count']}",
-                              "role": "normal", "disabled": False})
+                specs.append(
+                    {
+                        "text": str(a["count"]),
+                        "action": a,
+                        "key": f"reveal:{a['count']}",
+                        "role": "normal",
+                        "disabled": False,
+                    }
+                )
         for a in self._legal("draw"):
-            specs.append({"text": f"Draw: {a['deck'].capitalize()}", "action": a, "key": f"draw:{a['deck']}",
-                          "role": "primary", "disabled": False})
+            specs.append(
+                {
+                    "text": f"Draw: {a['deck'].capitalize()}",
+                    "action": a,
+                    "key": f"draw:{a['deck']}",
+                    "role": "primary",
+                    "disabled": False,
+                }
+            )
         fill_buttons(self.ids.reveal, specs, lambda: self.new_action_button(height=dp(60)))
 
     def _fill_revealed(self, d: Mapping[str, Any]) -> None:
@@ -224,8 +268,11 @@ class ScallywaggerScreen(GameScreen):
         history = self.controller.session.history()
         last = history[-1].action.get("detections") if history and reveal.get("source") == "camera" else None
         self.unread_text = unreadable_text(unreadable_count(last)) if reveal else ""
-        self.fix_text = (f"Die {self.fixing + 1}: {values[self.fixing]}?" if 0 <= self.fixing < len(values) else
-                         ("Tap a die marked ? to say what it shows." if unsure else ""))
+        self.fix_text = (
+            f"Die {self.fixing + 1}: {values[self.fixing]}?"
+            if 0 <= self.fixing < len(values)
+            else ("Tap a die marked ? to say what it shows." if unsure else "")
+        )
 
     def pick_die(self, index: int) -> None:
         """Choose die ``index`` of the reveal to confirm."""

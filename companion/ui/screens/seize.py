@@ -33,12 +33,12 @@ def suit_markup(suit: str) -> str:
 
 
 def card_rank(card: str) -> str:
-    """"10H" -> "10"."""
+    """ "10H" -> "10"."""
     return card[:-1]
 
 
 def card_words(card: str | None) -> str:
-    """"QH" -> "Q" and a red heart (Kivy markup); face down or unknown -> "-"."""
+    """ "QH" -> "Q" and a red heart (Kivy markup); face down or unknown -> "-"."""
     if not card:
         return "-"
     return f"{card_rank(card)}{suit_markup(card[-1])}"
@@ -77,8 +77,10 @@ def round_line(record: Mapping[str, Any]) -> str:
     """One finished round in words."""
     gained = ", ".join(f"{k} +{v}" for k, v in record.get("gained", {}).items())
     divvy = record.get("divvy", {})
-    return (f"Round {record.get('round')}: Captain {record.get('captain')}, "
-            f"Red {divvy.get('red')} / Black {divvy.get('black')}; {gained}")
+    return (
+        f"Round {record.get('round')}: Captain {record.get('captain')}, "
+        f"Red {divvy.get('red')} / Black {divvy.get('black')}; {gained}"
+    )
 
 
 class SeizeScreen(GameScreen):
@@ -104,8 +106,12 @@ class SeizeScreen(GameScreen):
         s = c.summary
         d = s.detail
         phase = d.get("phase", "")
-        if phase in ("weighoff", "over") and d.get("weighoff") is not None and self.manager \
-                and self.manager.current == self.name:
+        if (
+            phase in ("weighoff", "over")
+            and d.get("weighoff") is not None
+            and self.manager
+            and self.manager.current == self.name
+        ):
             from kivy.app import App
 
             App.get_running_app().go("weighoff", controller=c)
@@ -115,12 +121,16 @@ class SeizeScreen(GameScreen):
         captain = d.get("captain")
         self.round_text = f"Round {d.get('round')} of {d.get('rounds')}" + (f"   Captain: {captain}" if captain else "")
         stashes = d.get("stashes", {})
-        self.stash_text = f"Red stash {stashes.get('red', 0)}   Black stash {stashes.get('black', 0)}   Bag {d.get('bag', 0)}"
+        self.stash_text = (
+            f"Red stash {stashes.get('red', 0)}   Black stash {stashes.get('black', 0)}   Bag {d.get('bag', 0)}"
+        )
         deck = d.get("deck", {})
         nxt = deck.get("next_reshuffle")
-        self.deck_text = (f"Deck: {deck.get('draw', 0)} to draw, {deck.get('discard', 0)} discarded, "
-                          f"{len(deck.get('still_out', []))} cards still out"
-                          + (f"; reshuffle due in round {nxt['round']}" if nxt else ""))
+        self.deck_text = (
+            f"Deck: {deck.get('draw', 0)} to draw, {deck.get('discard', 0)} discarded, "
+            f"{len(deck.get('still_out', []))} cards still out"
+            + (f"; reshuffle due in round {nxt['round']}" if nxt else "")
+        )
         self._fill_stepper(phase)
         self._fill_table(d, s)
         waiting = d.get("waiting") or {}
@@ -134,7 +144,9 @@ class SeizeScreen(GameScreen):
         self._reveal_key = reveal_key
         self._fill_pad()
         self._fill_decisions(waiting)
-        self.ids.rounds.text = "\n".join(round_line(r) for r in reversed(d.get("history", []))) or "No round finished yet."
+        self.ids.rounds.text = (
+            "\n".join(round_line(r) for r in reversed(d.get("history", []))) or "No round finished yet."
+        )
         self._fill_plot(d)
 
     def _fill_plot(self, d: Mapping[str, Any]) -> None:
@@ -175,12 +187,14 @@ class SeizeScreen(GameScreen):
         rows = []
         names = list(d.get("collections", {}))
         for name in names:
-            rows.append([
-                name,
-                str(d["collections"][name]),
-                card_words(cards.get("squabble", {}).get(name)) if name in cards.get("squabble", {}) else "",
-                card_words(cards.get("seize", {}).get(name)),
-            ])
+            rows.append(
+                [
+                    name,
+                    str(d["collections"][name]),
+                    card_words(cards.get("squabble", {}).get(name)) if name in cards.get("squabble", {}) else "",
+                    card_words(cards.get("seize", {}).get(name)),
+                ]
+            )
         acting = d.get("acting")
         marked = [i for i, n in enumerate(names) if n in s.to_act or n == acting or n in s.winners]
         self.ids.table.show(["Player", "Pieces", "Squabble", "Seize"], rows, marked_rows=marked)
@@ -189,17 +203,43 @@ class SeizeScreen(GameScreen):
         return [a for a in self.controller.legal if a.get("type") == "reveal" and a.get("player") == self.seat]
 
     def _fill_pad(self) -> None:
-        fill_buttons(self.ids.seats, [
-            {"text": n, "value": n, "key": f"seat:{n}", "state": "down" if n == self.seat else "normal"}
-            for n in self.revealing], self._seat_chip)
+        fill_buttons(
+            self.ids.seats,
+            [
+                {"text": n, "value": n, "key": f"seat:{n}", "state": "down" if n == self.seat else "normal"}
+                for n in self.revealing
+            ],
+            self._seat_chip,
+        )
         legal_cards = {a["card"] for a in self._reveals()}
-        fill_buttons(self.ids.ranks, [
-            {"text": r, "value": r, "key": f"rank:{r}", "state": "down" if r == self.rank else "normal",
-             "disabled": not any(card_rank(c) == r for c in legal_cards)} for r in RANKS], self._rank_chip)
-        fill_buttons(self.ids.suits, [
-            {"text": f"{suit_markup(suit)} {words}", "markup": True, "key": f"suit:{suit}",
-             "value": f"{self.rank}{suit}", "disabled": f"{self.rank}{suit}" not in legal_cards}
-            for suit, words in SUITS], self._suit_button)
+        fill_buttons(
+            self.ids.ranks,
+            [
+                {
+                    "text": r,
+                    "value": r,
+                    "key": f"rank:{r}",
+                    "state": "down" if r == self.rank else "normal",
+                    "disabled": not any(card_rank(c) == r for c in legal_cards),
+                }
+                for r in RANKS
+            ],
+            self._rank_chip,
+        )
+        fill_buttons(
+            self.ids.suits,
+            [
+                {
+                    "text": f"{suit_markup(suit)} {words}",
+                    "markup": True,
+                    "key": f"suit:{suit}",
+                    "value": f"{self.rank}{suit}",
+                    "disabled": f"{self.rank}{suit}" not in legal_cards,
+                }
+                for suit, words in SUITS
+            ],
+            self._suit_button,
+        )
         self.ids.pad.shown = bool(self.revealing)
 
     def _seat_chip(self) -> PToggle:
@@ -245,11 +285,27 @@ class SeizeScreen(GameScreen):
             if kind not in kinds:
                 continue
             tail = ",".join(str(v) for k, v in action.items() if k not in ("type", "player"))
-            specs.append({"text": decision_label(action, c.summary.to_act), "action": action, "value": None,
-                          "key": f"{kind}:{tail}", "role": "normal", "disabled": False})
+            specs.append(
+                {
+                    "text": decision_label(action, c.summary.to_act),
+                    "action": action,
+                    "value": None,
+                    "key": f"{kind}:{tail}",
+                    "role": "normal",
+                    "disabled": False,
+                }
+            )
         if waiting.get("kind") == "weigh":
-            specs.append({"text": "Go to the weigh-off", "action": None, "value": "weighoff", "key": "to_weighoff",
-                          "role": "primary", "disabled": False})
+            specs.append(
+                {
+                    "text": "Go to the weigh-off",
+                    "action": None,
+                    "value": "weighoff",
+                    "key": "to_weighoff",
+                    "role": "primary",
+                    "disabled": False,
+                }
+            )
         fill_buttons(self.ids.decisions, specs, self._decision_button)
         self.ids.over.text = c.summary.prompt if c.summary.over else ""
 

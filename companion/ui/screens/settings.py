@@ -42,8 +42,10 @@ class SettingsScreen(Screen):
         self.status = ""
 
     def _fill_presets(self) -> None:
-        for box_id, presets, field_id in (("scale_presets", SCALE_PRESETS, "scale_url"),
-                                          ("camera_presets", CAMERA_PRESETS, "camera_url")):
+        for box_id, presets, field_id in (
+            ("scale_presets", SCALE_PRESETS, "scale_url"),
+            ("camera_presets", CAMERA_PRESETS, "camera_url"),
+        ):
             box = self.ids[box_id]
             box.clear_widgets()
             for url in presets:
@@ -55,8 +57,14 @@ class SettingsScreen(Screen):
         box = self.ids.themes
         box.clear_widgets()
         for name in THEME_NAMES:
-            chip = PToggle(text=name.capitalize(), group="settings-theme", value=name, key=f"theme:{name}",
-                           allow_no_selection=False, state="down" if name == self._theme else "normal")
+            chip = PToggle(
+                text=name.capitalize(),
+                group="settings-theme",
+                value=name,
+                key=f"theme:{name}",
+                allow_no_selection=False,
+                state="down" if name == self._theme else "normal",
+            )
             chip.bind(on_release=lambda w: setattr(self, "_theme", w.value))
             box.add_widget(chip)
 
@@ -64,8 +72,13 @@ class SettingsScreen(Screen):
         box = self.ids.rule_games
         box.clear_widgets()
         for game in list_games():
-            chip = PToggle(text=str(game.TITLE), group="settings-rules-game", value=game.NAME,
-                           key=f"rules-game:{game.NAME}", allow_no_selection=False)
+            chip = PToggle(
+                text=str(game.TITLE),
+                group="settings-rules-game",
+                value=game.NAME,
+                key=f"rules-game:{game.NAME}",
+                allow_no_selection=False,
+            )
             chip.bind(on_release=lambda w: self.show_rules(w.value))
             box.add_widget(chip)
 

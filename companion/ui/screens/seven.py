@@ -35,12 +35,16 @@ class SevenScreen(GameScreen):
         top = d.get("top")
         pile = d.get("pile", 0)
         self.pile_text = (
-            f"{pile} card{'s' * (pile != 1)} in the pile" + (f", top card {top}" if top is not None else "")
+            f"{pile} card{'s' * (pile != 1)} in the pile"
+            + (f", top card {top}" if top is not None else "")
             + f"\n{d.get('draw_pile', 0)} to draw, {d.get('set_aside', 0)} set aside"
         )
         chips_left = d.get("chips_left")
-        self.round_text = f"Round {d.get('round', 1)} of {d.get('rounds', '?')}" if chips_left is None else (
-            f"Round {d.get('round', 1)}, {chips_left} chips left in the box")
+        self.round_text = (
+            f"Round {d.get('round', 1)} of {d.get('rounds', '?')}"
+            if chips_left is None
+            else (f"Round {d.get('round', 1)}, {chips_left} chips left in the box")
+        )
         if s.over:
             self.round_text = "Game over"
         finishing = list(d.get("finishing", []))
@@ -67,8 +71,11 @@ class SevenScreen(GameScreen):
             specs = []
             for card in range(1, highest + 1):
                 action = by_key.get((card, on))
-                label = str(card) if on == "hole" or action is None else (
-                    f"{card}\n[size=15sp]makes {self._made(action)}[/size]")
+                label = (
+                    str(card)
+                    if on == "hole" or action is None
+                    else (f"{card}\n[size=15sp]makes {self._made(action)}[/size]")
+                )
                 specs.append({"text": label, "action": action, "disabled": action is None, "key": f"play:{card}:{on}"})
             fill_buttons(self.ids[row_id], specs, self._pad_button)
         pen = self.ids.penalty

@@ -16,7 +16,8 @@ def banner_text(scale_simulated: bool, camera_simulated: bool) -> str:
         parts.append("the dice camera")
     if not parts:
         return ""
-    return f"SIMULATOR: {' and '.join(parts)} {'is' if len(parts) == 1 else 'are'} simulated, not real hardware. Tap for hardware."
+    verb = "is" if len(parts) == 1 else "are"
+    return f"SIMULATOR: {' and '.join(parts)} {verb} simulated, not real hardware. Tap for hardware."
 
 
 class SimulatorBanner(ButtonBehavior, BoxLayout):

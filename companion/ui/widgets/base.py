@@ -41,8 +41,11 @@ def label_colour(role: str, _theme_name: str = "") -> tuple[float, ...]:
 def label_size(role: str, _theme_name: str = "") -> float:
     """A label's font size for its role."""
     theme = _theme()
-    return float({"muted": theme.font_small, "heading": theme.font_big, "title": theme.font_big,
-                  "huge": theme.font_huge}.get(role, theme.font))
+    return float(
+        {"muted": theme.font_small, "heading": theme.font_big, "title": theme.font_big, "huge": theme.font_huge}.get(
+            role, theme.font
+        )
+    )
 
 
 class _Sized:
@@ -135,7 +138,7 @@ def fill_buttons(container: Any, specs: list[dict[str, Any]], factory: Any) -> l
 
     Returns the buttons in order.
     """
-    buttons = [w for w in reversed(container.children)]
+    buttons = list(reversed(container.children))
     if any(not isinstance(b, (PButton, PToggle)) for b in buttons):
         container.clear_widgets()
         buttons = []

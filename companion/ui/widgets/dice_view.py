@@ -114,14 +114,20 @@ class DiceView(Image):
         theme = App.get_running_app().theme
         with self.canvas.after:
             Color(*theme.line)
-            Line(rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2), width=1.2, dash_length=6,
-                 dash_offset=4)
+            Line(
+                rectangle=(self.x + 1, self.y + 1, self.width - 2, self.height - 2),
+                width=1.2,
+                dash_length=6,
+                dash_offset=4,
+            )
             if self.placeholder and self.height > 20:
                 label = CoreLabel(text=self.placeholder, font_size=sp(17))
                 label.refresh()
                 tex = label.texture
                 Color(*theme.muted)
-                Rectangle(texture=tex, size=tex.size, pos=(self.center_x - tex.width / 2, self.center_y - tex.height / 2))
+                Rectangle(
+                    texture=tex, size=tex.size, pos=(self.center_x - tex.width / 2, self.center_y - tex.height / 2)
+                )
 
     def on_detections(self, *_: Any) -> None:
         self._draw_boxes()

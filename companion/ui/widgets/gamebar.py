@@ -26,10 +26,10 @@ class Mirror:
     def follow(self, source: Any) -> None:
         """Copy from ``source`` from now on (None: stop)."""
         if self._source is not None:
-            self._source.unbind(**{n: self._copy for n in self._names})
+            self._source.unbind(**dict.fromkeys(self._names, self._copy))
         self._source = source
         if source is not None:
-            source.bind(**{n: self._copy for n in self._names})
+            source.bind(**dict.fromkeys(self._names, self._copy))
             for name in self._names:
                 setattr(self._target, name, getattr(source, name))
 
@@ -90,8 +90,11 @@ class GameBar(BoxLayout):
         controller = self.controller
         if controller is None:
             return
-        confirm("Reopen this finished game? Its result stays in the statistics until a move is undone.",
-                "Reopen", controller.reopen)
+        confirm(
+            "Reopen this finished game? Its result stays in the statistics until a move is undone.",
+            "Reopen",
+            controller.reopen,
+        )
 
     def show_result(self) -> None:
         """The end-of-game screen of this game."""
@@ -121,15 +124,23 @@ class HistoryPanel(RecycleView):
     def on_shown(self, _inst: Any, shown: bool) -> None:
         if shown:
             # after this frame's layout, so the lines are measured at the panel's real width
-            Clock.schedule_once(lambda _dt: self._bound is not None and self._fill(self._bound, self._bound.history))
+            Clock.schedule_once(lambda _dt: self._refill())
+
+    def _refill(self) -> None:
+        if self._bound is not None:
+            self._fill(self._bound, self._bound.history)
 
     def _fill(self, _inst: Any, history: list[Any]) -> None:
         # A hidden panel has no width: laying its lines out would wrap every word, for nothing.
         if not self.shown:
             return
         self.data = [
-            {"text": f"{e.seq}. {e.text or e.action.get('type', '')}" + ("  (undone)" if e.undone else ""),
-             "undone": e.undone, "seq": e.seq, "panel": self}
+            {
+                "text": f"{e.seq}. {e.text or e.action.get('type', '')}" + ("  (undone)" if e.undone else ""),
+                "undone": e.undone,
+                "seq": e.seq,
+                "panel": self,
+            }
             for e in reversed(history)
         ]
 

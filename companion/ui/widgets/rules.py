@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -75,14 +76,23 @@ class RulesForm(BoxLayout):
             grid.bind(minimum_height=grid.setter("height"))
             group = f"rule-{id(self)}-{rule.key}"
             for option in options:
-                chip = PToggle(text=rule_text(option), group=group, value=option, key=f"rule:{rule.key}:{option}",
-                               allow_no_selection=False, state="down" if option == value else "normal")
+                chip = PToggle(
+                    text=rule_text(option),
+                    group=group,
+                    value=option,
+                    key=f"rule:{rule.key}:{option}",
+                    allow_no_selection=False,
+                    state="down" if option == value else "normal",
+                )
                 chip.bind(on_release=lambda w, r=rule: self._set(r, w.value))
                 grid.add_widget(chip)
             self._inputs[rule.key] = grid
             return grid
         box = BoxLayout(size_hint_y=None, height=dp(60), spacing=dp(6))
-        field = PInput(text=",".join(str(v) for v in value) if isinstance(value, tuple | list) else str(value), key=f"rule:{rule.key}")
+        field = PInput(
+            text=",".join(str(v) for v in value) if isinstance(value, tuple | list) else str(value),
+            key=f"rule:{rule.key}",
+        )
         if kind in (int, float):
             field.input_filter = "int" if kind is int else "float"
         field.bind(text=lambda w, text, r=rule: self._set(r, text))
@@ -101,14 +111,15 @@ class RulesForm(BoxLayout):
 
     @staticmethod
     def _step(field: PInput, delta: int) -> None:
-        try:
+        with contextlib.suppress(ValueError):
             field.text = str(int(field.text or 0) + delta)
-        except ValueError:
-            pass
 
     def _set(self, rule: Rule, value: Any) -> None:
         values = dict(self.values)
-        default_texts = (str(rule.default), ",".join(str(v) for v in rule.default) if isinstance(rule.default, tuple) else "")
+        default_texts = (
+            str(rule.default),
+            ",".join(str(v) for v in rule.default) if isinstance(rule.default, tuple) else "",
+        )
         if value == rule.default or (isinstance(value, str) and value in default_texts):
             values.pop(rule.key, None)
         else:

@@ -21,8 +21,17 @@ class Cell(Label):
 class ScoreTable(GridLayout):
     """Rows of cells: call :meth:`show` with a header row and body rows."""
 
-    def show(self, header: Sequence[Any], rows: Sequence[Sequence[Any]], *, marked_rows: Sequence[int] = (),
-             marked_cols: Sequence[int] = (), total_rows: Sequence[int] = ()) -> None:
+    cols: Any  # GridLayout's property, declared for the type checker only
+
+    def show(
+        self,
+        header: Sequence[Any],
+        rows: Sequence[Sequence[Any]],
+        *,
+        marked_rows: Sequence[int] = (),
+        marked_cols: Sequence[int] = (),
+        total_rows: Sequence[int] = (),
+    ) -> None:
         """Redraw with ``header`` and ``rows`` (cells are turned into text).
 
         ``marked_rows`` are highlighted whole; ``marked_cols`` only in the header. Cells are
@@ -33,13 +42,19 @@ class ScoreTable(GridLayout):
             specs.append((str(text), "head", c in marked_cols, f"head:{c}"))
         for r, row in enumerate(rows):
             for c, text in enumerate(row):
-                specs.append(("" if text is None else str(text), "total" if r in total_rows else "body",
-                              r in marked_rows, f"{r}:{c}"))
-        cols = max(1, len(header) or (len(rows[0]) if rows else 1))
+                specs.append(
+                    (
+                        "" if text is None else str(text),
+                        "total" if r in total_rows else "body",
+                        r in marked_rows,
+                        f"{r}:{c}",
+                    )
+                )
+        n_cols = max(1, len(header) or (len(rows[0]) if rows else 1))
         cells = list(reversed(self.children))
-        if len(cells) != len(specs) or self.cols != cols:
+        if len(cells) != len(specs) or int(self.cols or 0) != n_cols:
             self.clear_widgets()
-            self.cols = cols
+            self.cols = n_cols
             cells = []
             for _ in specs:
                 cell = Cell()
