@@ -29,14 +29,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     w = actions.add_parser("watch", help="live readings with the stable flag, until Ctrl-C (waits through unplugging)")
     w.add_argument("url", nargs="?", default=DEFAULT_URL, help=URL_HELP)
-    w.add_argument("--channel", type=int, default=None, help="only this pan (default: all)")
+    w.add_argument("--channel", type=int, default=None, help="only this pan: 0 for pan A, 1 for pan B (default: all)")
     w.add_argument("--count", type=int, default=0, help="stop after this many readings (default: never)")
     w.add_argument("--json", action="store_true", help="one JSON object per reading (and per wait)")
     w.set_defaults(func=run_watch)
 
     g = actions.add_parser("weigh", help="one stable weighing")
     g.add_argument("url", nargs="?", default=DEFAULT_URL, help=URL_HELP)
-    g.add_argument("--channel", type=int, default=0, help="the pan (0, or 1 on a two-pan balance)")
+    g.add_argument("--channel", type=int, default=0, help="the pan: 0 for pan A, 1 for pan B on a two-pan balance")
     g.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for a steady weight (default 10)")
     g.add_argument(
         "--json", action="store_true", help='print {"grams", "uncertainty_g", "samples", "channel", "calibration", ...}'
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     t = actions.add_parser("tare", help="take the present load as zero (kept for the next run)")
     t.add_argument("url", nargs="?", default=DEFAULT_URL, help=URL_HELP)
-    t.add_argument("--channel", type=int, default=0, help="the pan")
+    t.add_argument("--channel", type=int, default=0, help="the pan: 0 for pan A, 1 for pan B")
     t.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for a steady load")
     t.set_defaults(func=run_tare)
 
@@ -111,7 +111,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     s.add_argument(
         "--capacity", type=float, default=None, help="the balance's maximum load in grams (default: the balance's)"
     )
-    s.add_argument("--channel", type=int, default=0, help="the pan")
+    s.add_argument("--channel", type=int, default=0, help="the pan: 0 for pan A, 1 for pan B")
     s.add_argument("--step-timeout", type=float, default=120.0, help="seconds each load may take to settle")
     s.add_argument(
         "--out", type=Path, default=None, help="folder for the profile, session log and plot (default: the data folder)"

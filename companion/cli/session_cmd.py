@@ -71,6 +71,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         '"stale" (the game changed in another window or process: it has been re-read, see "seq" '
         'and "prompt", and the line can be sent again if still legal), "hardware", "busy", '
         '"storage" (disk full or read-only) or "damaged"; the stream goes on either way. '
+        'A refusal the table may overrule (a 7 Seize reading only the house-rule piece weights rule out) '
+        'has "confirmable": true and, in "keep", the line that keeps that very reading. '
         "It ends with 0 when every line was applied, otherwise with the exit code of the first "
         "refused line (2 malformed, 3 illegal or nothing to undo, 4 stale or busy, 5 damaged, "
         "6 storage, 7 hardware). "
@@ -225,8 +227,21 @@ def _apply_line(session: TableSession, line: bytes) -> _Answer:
     except StaleWrite as exc:  # the session has re-read the game: offer it as it now stands
         return _refusal(exc, seq=session.cursor, prompt=session.summary().prompt)
     except PurserError as exc:
+        if getattr(exc, "confirmable", None) is not None:
+            return _confirmable(exc, action)
         return _refusal(exc)
     return {"ok": True, "seq": session.cursor, "events": events, "prompt": session.summary().prompt}, 0
+
+
+def _confirmable(exc: PurserError, action: dict[str, Any]) -> _Answer:
+    """A refusal the table may overrule (a 7 Seize reading only the house-rule piece weights
+    rule out): says so, and gives in "keep" the line that keeps that very reading (for a
+    weighing from the balance, the balance's reading, not a new weighing)."""
+    answer, code = _refusal(exc, confirmable=bool(getattr(exc, "confirmable", False)))
+    if answer["confirmable"]:
+        answer["message"] += ' If that really is the weight, send the line in "keep" (this reading, "confirm": true).'
+        answer["keep"] = {**action, "confirm": True}
+    return answer, code
 
 
 def _lines(stream: Any, limit: int) -> Any:

@@ -29,10 +29,13 @@ from companion.scale.base import PanStatus, Sample, Scale, ScaleStatus, Waiting,
 from companion.scale.errors import ScaleError, ScaleFault, ScaleTimeout, ScaleUsageError
 from companion.scale.noise import (
     DATASHEET_NOISE_COUNTS,
+    NOISE_ADVICE,
     NOISY_RATIO,
+    Diagnosis,
     NoiseMeter,
     RestTest,
     averaging_readings,
+    diagnose,
 )
 from companion.scale.profile import Calibration, load_zero, save_zero
 from companion.scale.stable import StabilityRule, Verdict, ZeroTracking, combined_uncertainty, judge, track_zero
@@ -290,8 +293,15 @@ class StreamScale(Scale):
 
     def _check_channel(self, channel: int) -> int:
         if isinstance(channel, bool) or not isinstance(channel, int) or not 0 <= channel < self.channels:
-            pans = "one pan (0)" if self.channels == 1 else f"{self.channels} pans (0-{self.channels - 1})"
-            raise ScaleUsageError(f"this balance has {pans}; there is no pan {channel!r}")
+            names = " and ".join(pan_name(c) for c in range(self.channels))
+            pans = (
+                "one pan (A, channel 0)"
+                if self.channels == 1
+                else f"{self.channels} pans ({names}, channels 0-{self.channels - 1})"
+            )
+            named = isinstance(channel, int) and not isinstance(channel, bool) and 0 <= channel < 26
+            wanted = f"pan {pan_name(channel)} (channel {channel})" if named else f"channel {channel!r}"
+            raise ScaleUsageError(f"this balance has {pans}; there is no {wanted}")
         return channel
 
     def _feed(self, sample: Sample) -> Reading:
@@ -515,34 +525,25 @@ class StreamScale(Scale):
             )
         why = ch.verdict.reason if ch.verdict is not None else "no readings arrived"
         pan = f" on pan {pan_name(channel)}" if self.channels > 1 else ""
-        advice = self.diagnosis(channel)
-        return ScaleTimeout(f"no steady weight{pan} within {timeout:g} s ({why}): {advice}")
+        found = self.diagnose(channel)
+        return ScaleTimeout(f"no steady weight{pan} within {timeout:g} s ({why}): {found.words}", diagnosis=found)
 
-    def diagnosis(self, channel: int = 0) -> str:
-        """Why pan ``channel`` is not settling, in words with what to try: noise (the readings
-        jump about independently: wiring, shielding, power, 10 SPS) or motion (they move
-        together: hands, table, draughts)."""
+    def diagnose(self, channel: int = 0) -> Diagnosis:
+        """Why pan ``channel`` is not settling (see :class:`~companion.scale.noise.Diagnosis`):
+        noise (the readings jump about independently: wiring, shielding, power, 10 SPS) or
+        motion (they move together: hands, table, draughts), with the figures."""
         ch = self._ch[self._check_channel(channel)]
         test = ch.meter.recent()
-        cpg = abs(ch.calibration.counts_per_gram)
-        if test is not None and test.noise_like:
-            ratio = test.sigma / ch.meter.datasheet
-            if ratio >= NOISY_RATIO:
-                return (
-                    f"the readings scatter by +-{test.sigma / cpg:.3f} g, {ratio:.1f} times what an HX711 gives at "
-                    f"{ch.pace} SPS - electrical noise, not motion: {NOISE_ADVICE}"
-                )
-        advice = "keep hands and the table still, then weigh again"
-        if test is not None and not test.noise_like:
-            empty = (
-                abs(ch.calibration.grams(test.mean) - ch.zero_g) <= 2.0 * ch.calibration.interval_g + test.spread / cpg
-            )
-            if empty:
-                advice += (
-                    "; if the reading wanders with nothing touching the pan, "
-                    "check that E- reaches GND on the amplifier board"
-                )
-        return advice
+        cal = ch.calibration
+        cpg = abs(cal.counts_per_gram) or 1.0
+        empty = test is not None and abs(cal.grams(test.mean) - ch.zero_g) <= 2.0 * cal.interval_g + test.spread / cpg
+        return diagnose(
+            test, counts_per_gram=cal.counts_per_gram, datasheet=ch.meter.datasheet, rate_sps=ch.pace, empty=empty
+        )
+
+    def diagnosis(self, channel: int = 0) -> str:
+        """:meth:`diagnose` in a sentence with what to try (as the command line says it)."""
+        return self.diagnose(channel).words
 
     def _fault_text(self, channel: int, kind: str) -> str:
         """What is wrong with pan ``channel`` (a fault of ``kind``) and what to try."""
@@ -726,13 +727,6 @@ class StreamScale(Scale):
         """Stop using the balance."""
         self._closed = True
 
-
-#: What to check when the readings are noisy, in the order most likely to help.
-NOISE_ADVICE = (
-    "check the load cell's wires (short, twisted or shielded, away from mains leads), the USB power "
-    "(another port or cable, or a powered hub), that E- reaches GND on clone amplifier boards, "
-    "or strap the boards' RATE to 10 SPS"
-)
 
 _FAULT_REASONS = {
     "no_amplifier": "no amplifier answers",

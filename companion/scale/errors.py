@@ -1,6 +1,13 @@
 """The balance's exception tree: one root, one kind per way a weighing can fail."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from companion.errors import ExitCode, PurserError
+
+if TYPE_CHECKING:
+    from companion.scale.noise import Diagnosis
 
 
 class ScaleError(PurserError):
@@ -18,7 +25,13 @@ class ScaleUsageError(ScaleError, ValueError):
 
 
 class ScaleTimeout(ScaleError, TimeoutError):
-    """No (stable) reading arrived in the time allowed."""
+    """No (stable) reading arrived in the time allowed. ``diagnosis``, when the balance
+    could tell, says why the pan did not settle (a :class:`~companion.scale.noise.Diagnosis`:
+    noise or motion, with the figures)."""
+
+    def __init__(self, *args: object, diagnosis: Diagnosis | None = None) -> None:
+        super().__init__(*args)
+        self.diagnosis = diagnosis
 
 
 class ScaleProtocolError(ScaleError, ValueError):

@@ -23,7 +23,8 @@ from __future__ import annotations
 import math
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 import numpy as np
 
@@ -45,6 +46,16 @@ RATIO_LOW, RATIO_HIGH = 0.6, 1.6
 DRIFT_SIGMAS = 3.0
 #: A noise figure this many times the datasheet's is worth a word to the maker.
 NOISY_RATIO = 2.5
+
+#: What to check when the readings are noisy, in the order most likely to help.
+NOISE_ADVICE = (
+    "check the load cell's wires (short, twisted or shielded, away from mains leads), the USB power "
+    "(another port or cable, or a powered hub), that E- reaches GND on clone amplifier boards, "
+    "or strap the boards' RATE to 10 SPS"
+)
+
+#: Why a pan did not settle, as :attr:`Diagnosis.kind` gives it.
+DiagnosisKind = Literal["noise", "motion", "no_readings"]
 
 
 def datasheet_noise(rate_sps: int) -> float:
@@ -193,6 +204,60 @@ class NoiseMeter:
         """Take ``test``'s noise into the figure (measured at ``t``)."""
         self._variances.append(test.sigma * test.sigma)
         self.measured_at = t
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """Why a pan is not settling, in figures and in words.
+
+    ``kind`` is ``"noise"`` (the readings jump about independently, :data:`NOISY_RATIO` or
+    more times the HX711 datasheet: wiring, shielding, power, 10 SPS), ``"motion"`` (they
+    move together, or scatter no more than usual and still did not settle: hands, table,
+    draughts) or ``"no_readings"`` (too few recent readings to tell). ``noise_g`` is the
+    latest readings' scatter in grams rms (from successive differences, which a moving load
+    barely inflates; 0 without readings) and ``ratio`` that scatter against the datasheet
+    figure at ``rate_sps``. ``wanders_empty``: a moving reading with nothing on the pan (an
+    E- not reaching GND does that). ``words`` says it all in a sentence with what to try,
+    as the command line prints it.
+    """
+
+    kind: DiagnosisKind
+    noise_g: float
+    ratio: float
+    rate_sps: int
+    words: str
+    wanders_empty: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for JSON output."""
+        return asdict(self)
+
+
+def diagnose(
+    test: RestTest | None, *, counts_per_gram: float, datasheet: float, rate_sps: int, empty: bool = False
+) -> Diagnosis:
+    """Tell noise from motion in the latest readings' judgement ``test`` (counts; None: too
+    few readings), for a pan of ``counts_per_gram`` whose datasheet noise is ``datasheet``
+    counts at ``rate_sps``; ``empty`` says the readings are those of an empty pan."""
+    if test is None:
+        return Diagnosis(
+            "no_readings", 0.0, 0.0, rate_sps, "too few readings came to tell noise from motion; weigh again"
+        )
+    cpg = abs(counts_per_gram) or 1.0
+    sigma_g, ratio = test.sigma / cpg, test.sigma / datasheet
+    if test.noise_like and ratio >= NOISY_RATIO:
+        words = (
+            f"the readings scatter by +-{sigma_g:.3f} g, {ratio:.1f} times what an HX711 gives at "
+            f"{rate_sps} SPS - electrical noise, not motion: {NOISE_ADVICE}"
+        )
+        return Diagnosis("noise", sigma_g, ratio, rate_sps, words)
+    words = "keep hands and the table still, then weigh again"
+    wanders = empty and not test.noise_like
+    if wanders:
+        words += (
+            "; if the reading wanders with nothing touching the pan, check that E- reaches GND on the amplifier board"
+        )
+    return Diagnosis("motion", sigma_g, ratio, rate_sps, words, wanders)
 
 
 def averaging_readings(noise: float, interval: float) -> int:

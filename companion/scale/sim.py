@@ -4,7 +4,7 @@ Settings in the URL (all optional)::
 
     sim://?pieces=12.5,7.3&pieces1=4.2&channels=2&rate=80&noise=datasheet&seed=7&clock=virtual
 
-``pieces`` / ``pieces1``: grams already settled on pan 0 / pan 1; ``channels`` 1 or 2;
+``pieces`` / ``pieces1``: grams already settled on pan A / pan B; ``channels`` 1 or 2;
 ``missing`` the pans whose amplifier is missing (``missing=1``: a two-pan balance with
 one HX711 fitted, as most makers start); ``rate`` 10 or 80 samples per second; ``noise``
 "datasheet" (HX711 figures at that rate), a multiple of them ("5x") or grams rms;
@@ -173,7 +173,7 @@ class SimScale(StreamScale):
                 for g in wanted:
                     match = next((i for i, p in enumerate(left) if abs(p - g) < 1e-9), None)
                     if match is None:
-                        raise ScaleError(f"there is no {g:g} g piece on pan {channel}")
+                        raise ScaleError(f"there is no {g:g} g piece on pan {pan_name(channel)}")
                     taken.append(left.pop(match))
                     felt.append(left_felt.pop(match))
                 pan.pieces[:] = left

@@ -107,7 +107,7 @@ class Hardware:
         if source == "scale":
             channel = concrete.get("channel", 0)
             if isinstance(channel, bool) or not isinstance(channel, int) or channel < 0:
-                raise IllegalAction('"channel" must be the pan number: 0, or 1 on a two-pan balance')
+                raise IllegalAction('"channel" must be the pan: 0 for pan A, or 1 for pan B on a two-pan balance')
             weighing = self.scale().weigh_stable(timeout=timeout, channel=channel)
             concrete["weighing"] = weighing.to_json()
             return concrete

@@ -56,6 +56,11 @@ class GameController(EventDispatcher):
     last_events = ListProperty([])
     #: The game is over and not reopened: actions, undo and redo are refused.
     locked = BooleanProperty(False)
+    #: The last refusal the table may overrule, until anything else is sent or changes: an
+    #: engine refusal that says whether it is ``confirmable`` (a 7 Seize reading only the
+    #: house rules rule out), as ``{"action": the action refused, measured, "reason": its
+    #: words, "confirmable": bool}``; None otherwise.
+    refusal = ObjectProperty(None, allownone=True)
 
     #: Said when a locked game is asked to change.
     LOCKED_TEXT = "This game is finished: reopen it first to change anything."
@@ -86,6 +91,7 @@ class GameController(EventDispatcher):
         if not summary.over:
             self._reopened = False  # the lock comes back when the game ends again
         self.locked = summary.over and not self._reopened
+        self.refusal = None
         self.summary = summary
         self.legal = s.legal_actions()
         self.history = s.history(include_undone=True)
@@ -125,6 +131,7 @@ class GameController(EventDispatcher):
         if self.locked:
             self.say(self.LOCKED_TEXT, "error")
             return False
+        self.refusal = None
         if needs_hardware(action):
             if self.hardware is None:
                 self.say("No hardware is set up; enter the value by hand.", "error")
@@ -158,6 +165,9 @@ class GameController(EventDispatcher):
             return False
         except IllegalAction as exc:
             self.say(str(exc), "error")
+            confirmable = getattr(exc, "confirmable", None)
+            if confirmable is not None:  # after the message: a screen may word it its own way
+                self.refusal = {"action": dict(action), "reason": str(exc), "confirmable": bool(confirmable)}
             return False
         except StoreError as exc:
             self.say(f"Not saved: {exc}", "error")

@@ -141,11 +141,16 @@ def explain_failure(scale: Any, exc: BaseException, channel: int) -> BalanceTrou
     from companion.scale.errors import ScaleFault, ScaleTimeout
 
     status = None
-    diagnosis = ""
+    diagnosis = getattr(exc, "diagnosis", None)  # the driver's judgement when it gave up
     try:
         status = scale.status()
-        if isinstance(exc, ScaleTimeout) and hasattr(scale, "diagnosis") and 0 <= channel < scale.channels:
-            diagnosis = scale.diagnosis(channel)
+        if (
+            isinstance(exc, ScaleTimeout)
+            and diagnosis is None
+            and hasattr(scale, "diagnose")
+            and 0 <= channel < scale.channels
+        ):
+            diagnosis = scale.diagnose(channel)
     except Exception:  # the explanation must never hide the failure it explains
         log.exception("could not ask the balance why it gave no weight")
     pan = status.pan(channel) if status is not None and hasattr(status, "pan") else None
@@ -161,8 +166,6 @@ def explain_failure(scale: Any, exc: BaseException, channel: int) -> BalanceTrou
             diagnosis=diagnosis,
             channel=channel,
             channels=int(getattr(scale, "channels", 1) or 1),
-            noise_g=pan.noise_g if pan is not None else 0.0,
-            noise_ratio=pan.noise_ratio if pan is not None else 0.0,
         )
     )
 

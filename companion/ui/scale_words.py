@@ -3,15 +3,17 @@ and its calibrations (what ``purser scale info`` prints), the live reading, why 
 failed (one calm line, with the longer what-to-check apart), and a calibration's result.
 
 Nothing here talks to the balance: it renders what the driver reported (``PanStatus``
-and ``info()`` as JSON-ready dicts, the driver's own diagnosis).
+and ``info()`` as JSON-ready dicts, the driver's own ``Diagnosis``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the driver (and numpy) is imported only once a balance opens
+    from companion.scale.noise import Diagnosis
 
 #: A pan's state (``PanStatus.state``) in a word or two.
 PAN_STATE_WORDS = {
@@ -32,10 +34,6 @@ def pan_name(channel: int) -> str:
     from companion.scale.base import pan_name as driver_name  # the driver: not at the app's start
 
     return driver_name(channel)
-
-
-#: The driver's words for noise, kept apart from motion ("... - electrical noise, not motion: ...").
-_NOISE_FIGURES = re.compile(r"scatter by \+-([0-9.]+) g, ([0-9.]+) times")
 
 
 def sentence(text: str) -> str:
@@ -185,18 +183,16 @@ def weigh_trouble(
     timeout: bool,
     fault: bool,
     waiting: str,
-    diagnosis: str,
+    diagnosis: Diagnosis | None,
     channel: int,
     channels: int,
-    noise_g: float = 0.0,
-    noise_ratio: float = 0.0,
 ) -> Trouble:
     """Put a failed weighing or tare into words.
 
     ``error`` is the driver's message; ``timeout`` / ``fault`` what kind of failure it was;
     ``waiting`` the driver's "waiting for the balance on PORT" when it is unplugged (else
-    empty); ``diagnosis`` the driver's noise-or-motion judgement of the pan; ``noise_g`` /
-    ``noise_ratio`` its measured noise (used when the diagnosis gives no figures).
+    empty); ``diagnosis`` the driver's noise-or-motion judgement of the pan, with its
+    figures (None when it could not tell).
     """
     pan = f" on pan {pan_name(channel)}" if channels > 1 else ""
     if waiting:
@@ -207,20 +203,21 @@ def weigh_trouble(
         )
     if fault:
         return Trouble(sentence(error), sentence(error), "fault")
-    if timeout and diagnosis:
-        if "not motion" in diagnosis:
-            found = _NOISE_FIGURES.search(diagnosis)
-            sigma, ratio = (float(found.group(1)), float(found.group(2))) if found else (noise_g, noise_ratio)
+    if timeout and diagnosis is not None:
+        if diagnosis.kind == "noise":
             return Trouble(
-                f"No steady weight{pan}: electrical noise (±{sigma:.2f} g, {ratio:.1f}× an HX711's), not motion.",
-                sentence(diagnosis),
+                f"No steady weight{pan}: electrical noise (±{diagnosis.noise_g:.2f} g, "
+                f"{diagnosis.ratio:.1f}× an HX711's), not motion.",
+                sentence(diagnosis.words),
                 "noise",
             )
-        return Trouble(
-            f"No steady weight{pan}: the load kept moving - keep hands and the table still.",
-            sentence(diagnosis),
-            "motion",
-        )
+        if diagnosis.kind == "motion":
+            return Trouble(
+                f"No steady weight{pan}: the load kept moving - keep hands and the table still.",
+                sentence(diagnosis.words),
+                "motion",
+            )
+        return Trouble(sentence(error), sentence(diagnosis.words), "other")
     return Trouble(sentence(error), "", "other")
 
 

@@ -52,6 +52,9 @@ def action_label(action: Mapping[str, Any], to_act: Iterable[str] = ()) -> str:
         if key == "from":
             parts.append(f"measured by the {value}")
             continue
+        if key == "channel" and isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 26:
+            parts.append(f"pan {chr(ord('A') + value)}")  # the balance's name for its channel
+            continue
         parts.append(f"{key_text(key)} {value_text(value)}")
     return who + kind + (f" ({', '.join(parts)})" if parts else "")
 

@@ -136,7 +136,7 @@ def test_watch_names_a_faulty_pan_instead_of_a_raw_zero(capsys):
 
 def test_watch_refuses_a_missing_pan(capsys):
     assert main(["scale", "watch", SIM, "--channel", "1", "--count", "1"]) == 2
-    assert "no pan 1" in capsys.readouterr().err
+    assert "this balance has one pan (A, channel 0); there is no pan B (channel 1)" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("outage_s", [1, 5, 20, 60])

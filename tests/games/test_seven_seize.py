@@ -561,7 +561,7 @@ def test_weighing_forms(rules, fields, uncertainty):
         ({}, {"weighing": "heavy"}, "stable weighing"),
         ({}, {"weighing": {"grams": 5, "uncertainty_g": -0.1}}, "negative"),
         ({}, {"weighing": {"grams": -50, "uncertainty_g": 0.1}}, "empty pan"),
-        ({}, {"weighing": {"grams": 5, "uncertainty_g": 0.1, "channel": -1}}, "pan number"),
+        ({}, {"weighing": {"grams": 5, "uncertainty_g": 0.1, "channel": -1}}, "0 for pan A, 1 for pan B"),
         ({}, {"weighing": {"grams": 5, "uncertainty_g": 0.1, "raw_counts": ["x"]}}, "whole numbers"),
     ],
 )
@@ -670,3 +670,32 @@ def test_summary_history_records_each_round():
 def test_malformed_actions_are_refused(action):
     with pytest.raises(IllegalAction):
         game.apply(new(), action)
+
+
+def test_two_pans_are_named_a_and_b_and_stored_weigh_actions_keep_their_channel():
+    s = _to_weighoff(balance="two_pans")
+    assert game.summary(s).prompt == "Ana on pan A, Ben on pan B: weigh both."
+    assert [a["channel"] for a in game.legal_actions(s)] == [0, 1]  # the action format is unchanged
+
+    def stored(name, channel):  # a weigh action as journals hold it
+        grams = 5.0 * s.weighoff.on_pan(name) + channel
+        return {
+            "type": "weigh",
+            "player": name,
+            "weighing": {
+                "grams": grams,
+                "uncertainty_g": 0.02,
+                "samples": 40,
+                "channel": channel,
+                "calibration": "sim-1",
+            },
+        }
+
+    s, _ = game.apply(s, stored("Ana", 0))
+    with pytest.raises(IllegalAction, match="both collections were read from pan A; on a two-pan balance"):
+        game.apply(s, stored("Ben", 0))
+    s, events = game.apply(s, stored("Ben", 1))
+    contest = next(e for e in events if e["type"] == "contest")
+    assert contest["text"].endswith("(pan A) and Cy (pan B) contest their collections.")
+    assert contest["pans"] == {contest["pair"][0]: 0, "Cy": 1}
+    assert s.weighoff.full[1].channel == 1

@@ -174,3 +174,21 @@ def test_domino_tie_break_removals_are_checked_exactly():
     listed = [a["pips"] for a in game.legal_actions(s) if a["player"] == "Ana"]
     assert listed == list(range(152, 171)), "only the counts one domino less can leave"
     s, _ = weigh(s, "Ana", pips=165)
+
+
+def test_refusals_are_words_for_the_table_and_a_kept_reading_says_only_why_it_was_doubted():
+    s = weighoff({"Ana": 20, "Ben": 15, "Cy": 14}, lightest_piece_g=2.0)
+    with pytest.raises(ImpossibleReading) as caught:
+        weigh(s, "Ana", grams=30.0)
+    message = str(caught.value)
+    assert message.endswith("Check the pan holds just those pieces and the scale is tared, then weigh again.")
+    assert '"confirm"' not in message and "{" not in message, "how to confirm is the front end's to say"
+    s, events = weigh(s, "Ana", grams=30.0, confirm=True)
+    assert events[0]["text"] == (
+        "Ana's reading is kept at the table's word, though the house rules say it is unlikely: the lightest piece "
+        "weighs 2 g (house rule lightest_piece_g), which makes at least 40.0 g."
+    )
+    dominoes = weighoff({"Ana": 23, "Ben": 13, "Cy": 13}, booty="dominoes")
+    with pytest.raises(ImpossibleReading) as caught:
+        weigh(dominoes, "Ana", pips=20)
+    assert str(caught.value).endswith("show 114. Count the pips again.") and not caught.value.confirmable

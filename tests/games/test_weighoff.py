@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -223,9 +224,9 @@ def test_pips_are_exact_and_equal_pips_tie():
 def test_two_pans_contest_in_seat_order_and_weigh_both_each_time():
     wo, _ = WeighOff.start(["A", "B", "C"], [4, 4, 4], pans=2)
     assert wo.waiting() == ("A", "B") and (wo.pan_for("A"), wo.pan_for("B")) == (0, 1)
-    assert "pan 1" in wo.instruction() and "pan 2" in wo.instruction()
+    assert wo.instruction() == "A on pan A, B on pan B: weigh both."
     wo, _ = wo.record("A", g(50.0, channel=0))
-    with pytest.raises(IllegalAction, match="one collection on each pan"):
+    with pytest.raises(IllegalAction, match=r"both collections were read from pan A; .* one collection on each pan"):
         wo.record("B", g(60.0, channel=0))
     wo, _ = wo.record("B", g(60.0, channel=1))
     assert wo.eliminated == ("A",) and wo.waiting() == ("B", "C")
@@ -284,3 +285,18 @@ def test_the_weighoff_always_ends_and_clear_winners_win(weights, cursed, pans, d
     others = weights[:best] + weights[best + 1 :]
     if all(abs(weights[best] - w) > 0.2 for w in others):  # clearly better than everyone
         assert wo.winners == (names[best],)
+
+
+def test_two_pans_are_pan_a_and_pan_b_as_the_balance_names_them_and_actions_keep_the_channel():
+    wo, _ = WeighOff.start(["Ana", "Ben", "Cy"], [4, 4, 4], pans=2)
+    texts = [wo.instruction()]
+    assert texts[0] == "Ana on pan A, Ben on pan B: weigh both."
+    events: list[dict] = []
+    for name, grams in (("Ana", 60.0), ("Ben", 50.0), ("Ana", 59.99), ("Cy", 60.0), ("Ana", 55.0), ("Cy", 50.0)):
+        wo, caused = wo.record(name, g(grams, channel=wo.pan_for(name)))
+        events += caused
+        texts += [e["text"] for e in caused] + [wo.instruction()]
+    assert wo.winners == ("Ana",) and any(e["type"] == "tie" for e in events)
+    assert "Ana (pan A) and Cy (pan B) contest their collections." in texts
+    assert not [t for t in texts if re.search(r"\bpans? \d", t)], "pans are A and B in words"
+    assert all(set(e["pans"].values()) <= {0, 1} for e in events if "pans" in e), "the data keeps the channel"

@@ -148,10 +148,14 @@ def test_two_pans_weigh_separately(bench2):
     assert b.grams == pytest.approx(45.5, abs=bench2.tolerance_g)
 
 
-@pytest.mark.parametrize("channel", [2, -1, "0", True])
-def test_a_pan_that_does_not_exist_is_refused(bench, channel):
-    with pytest.raises(ScaleError, match="there is no pan"):
+@pytest.mark.parametrize(
+    "channel, named",
+    [(2, "pan C (channel 2)"), (-1, "channel -1"), ("0", "channel '0'"), (True, "channel True")],
+)
+def test_a_pan_that_does_not_exist_is_refused(bench, channel, named):
+    with pytest.raises(ScaleError, match=r"this balance has (one pan \(A|\d pans \(A and B)") as caught:
         bench.scale.weigh_stable(timeout=1.0, channel=channel)
+    assert str(caught.value).endswith(f"; there is no {named}")
 
 
 def test_readings_report_stability(bench):

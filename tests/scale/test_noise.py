@@ -10,7 +10,15 @@ import numpy as np
 import pytest
 
 from companion.scale import ScaleTimeout, open_scale
-from companion.scale.noise import DATASHEET_NOISE_COUNTS, NoiseMeter, averaging_readings, rest_test
+from companion.scale.noise import (
+    DATASHEET_NOISE_COUNTS,
+    NOISY_RATIO,
+    Diagnosis,
+    NoiseMeter,
+    averaging_readings,
+    diagnose,
+    rest_test,
+)
 
 RATE = 80
 TIMES = np.arange(48) / RATE
@@ -116,12 +124,55 @@ def test_noise_is_told_apart_from_motion():
     with pytest.raises(ScaleTimeout, match="electrical noise, not motion") as caught:
         noisy.weigh_stable(timeout=2.0)
     assert "shielded" in str(caught.value) and "10 SPS" in str(caught.value)
+    found = caught.value.diagnosis
+    assert found.kind == "noise" and found.rate_sps == 80 and not found.wanders_empty
+    assert found.ratio == pytest.approx(40, rel=0.35)
+    # grams and ratio rest on one datasheet figure, as the pan's own noise figures do
+    assert found.noise_g == pytest.approx(found.ratio * noisy.noise_g(0) / noisy.status().pan(0).noise_ratio, rel=1e-6)
+    assert found.words in str(caught.value) and f"+-{found.noise_g:.3f} g, {found.ratio:.1f} times" in found.words
     shaken = open_scale("sim://?clock=virtual&seed=1")
     for i in range(40):
         shaken.at(0.1 * i, lambda: shaken.place(5.0))
     with pytest.raises(ScaleTimeout, match="keep hands and the table still") as caught:
         shaken.weigh_stable(timeout=3.0)
     assert "electrical noise" not in str(caught.value)
+    assert caught.value.diagnosis.kind == "motion" and caught.value.diagnosis.words in str(caught.value)
+    assert shaken.diagnosis(0) == shaken.diagnose(0).words  # the sentence stays for the command line
+
+
+COUNTS_PER_GRAM = 420.0
+
+
+@pytest.mark.parametrize("times", [1.0, 2.0, 3.0, 5.0, 40.0])
+def test_a_diagnosis_gives_the_scatter_in_grams_and_against_the_datasheet(times):
+    values = 84_000 + np.random.default_rng(6).normal(0, times * DATASHEET_NOISE_COUNTS[80], 48)
+    test = rest_test(TIMES, values)
+    found = diagnose(test, counts_per_gram=COUNTS_PER_GRAM, datasheet=DATASHEET_NOISE_COUNTS[80], rate_sps=80)
+    assert found.noise_g == pytest.approx(test.sigma / COUNTS_PER_GRAM)
+    assert found.ratio == pytest.approx(test.sigma / DATASHEET_NOISE_COUNTS[80])
+    assert found.kind == ("noise" if found.ratio >= NOISY_RATIO else "motion")
+    assert ("electrical noise, not motion" in found.words) == (found.kind == "noise")
+    assert found.to_json() == {
+        "kind": found.kind,
+        "noise_g": found.noise_g,
+        "ratio": found.ratio,
+        "rate_sps": 80,
+        "words": found.words,
+        "wanders_empty": False,
+    }
+
+
+def test_a_wandering_empty_pan_points_to_the_e_minus_wire():
+    ring = 5000 * np.sin(2 * math.pi * 5.0 * TIMES) * np.exp(-TIMES / 0.3)
+    test = rest_test(TIMES, 84_000 + ring + np.random.default_rng(1).normal(0, 38, 48))
+    common = {"counts_per_gram": COUNTS_PER_GRAM, "datasheet": 38.0, "rate_sps": 80}
+    loaded = diagnose(test, **common)
+    assert loaded.kind == "motion" and not loaded.wanders_empty and "E-" not in loaded.words
+    empty = diagnose(test, empty=True, **common)
+    assert empty.kind == "motion" and empty.wanders_empty and "E- reaches GND" in empty.words
+    assert diagnose(None, **common) == Diagnosis(
+        "no_readings", 0.0, 0.0, 80, "too few readings came to tell noise from motion; weigh again"
+    )
 
 
 def test_info_and_status_report_the_noise():

@@ -7,6 +7,7 @@ import pytest
 
 from companion.scale import ScaleFault, ScaleTimeout, open_scale
 from companion.scale.calprocedure import Plan
+from companion.scale.noise import Diagnosis
 from companion.ui.hardware import explain_failure
 from companion.ui.scale_words import plan_text, tolerance_text, weigh_trouble
 
@@ -21,11 +22,15 @@ def _failure(scale, channel: int = 0, timeout: float = 2.0):
 
 def test_noise_is_told_apart_from_motion_in_one_line():
     noisy = open_scale("sim://?clock=virtual&seed=1&noise=40x")
-    trouble = _failure(noisy).trouble
+    with pytest.raises(ScaleTimeout) as caught:
+        noisy.weigh_stable(timeout=2.0)
+    found = caught.value.diagnosis
+    assert found.kind == "noise" and found.ratio > 20
+    trouble = explain_failure(noisy, caught.value, 0).trouble
     assert trouble.kind == "noise"
-    assert trouble.line.startswith("No steady weight: electrical noise (±") and trouble.line.endswith(
-        "× an HX711's), not motion."
-    )
+    # the driver's own figures, not read back out of its sentence
+    figures = f"±{found.noise_g:.2f} g, {found.ratio:.1f}× an HX711's"
+    assert trouble.line == f"No steady weight: electrical noise ({figures}), not motion."
     assert "\n" not in trouble.line and len(trouble.line) < 90
     assert "shielded" in trouble.advice and "10 SPS" in trouble.advice
     shaken = open_scale("sim://?clock=virtual&seed=1")
@@ -52,9 +57,22 @@ def test_a_pan_that_cannot_weigh_and_an_unplugged_balance_say_what_to_check():
 
 def test_anything_else_is_said_as_the_driver_says_it():
     trouble = weigh_trouble(
-        "this balance is not calibrated", timeout=False, fault=False, waiting="", diagnosis="", channel=0, channels=1
+        "this balance is not calibrated", timeout=False, fault=False, waiting="", diagnosis=None, channel=0, channels=1
     )
     assert (trouble.kind, trouble.line, trouble.advice) == ("other", "This balance is not calibrated.", "")
+    too_few = Diagnosis("no_readings", 0.0, 0.0, 80, "too few readings came to tell noise from motion; weigh again")
+    trouble = weigh_trouble("no steady weight within 0.1 s (no readings arrived): too few readings came ...",
+                            timeout=True, fault=False, waiting="", diagnosis=too_few, channel=1, channels=2)
+    assert trouble.kind == "other" and trouble.advice == "Too few readings came to tell noise from motion; weigh again."
+    assert "moving" not in trouble.line and "noise (" not in trouble.line
+
+
+def test_the_noise_line_takes_the_figures_from_the_diagnosis_whatever_its_words():
+    found = Diagnosis("noise", 0.1234, 6.04, 10, "any words the driver chooses")
+    trouble = weigh_trouble("no steady weight", timeout=True, fault=False, waiting="", diagnosis=found,
+                            channel=1, channels=2)
+    assert trouble.line == "No steady weight on pan B: electrical noise (±0.12 g, 6.0× an HX711's), not motion."
+    assert trouble.advice == "Any words the driver chooses."
 
 
 def test_a_calibration_plan_in_words_with_its_tolerances():

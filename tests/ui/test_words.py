@@ -17,7 +17,12 @@ from companion.ui.words import action_label, detail_lines, value_text
         (
             {"type": "weigh", "player": "Cy", "from": "scale", "channel": 0},
             ("Cy",),
-            "Weigh (measured by the scale, channel 0)",
+            "Weigh (measured by the scale, pan A)",
+        ),
+        (
+            {"type": "weigh", "player": "Cy", "from": "scale", "channel": 1},
+            (),
+            "Cy: Weigh (measured by the scale, pan B)",
         ),
         ({"type": "first_captain", "label": "Ana won the roll-off"}, (), "Ana won the roll-off"),
         ({"type": "order", "order": ["Cy", "Ben"]}, (), "Order (order Cy, Ben)"),

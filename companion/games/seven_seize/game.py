@@ -69,10 +69,12 @@ ACTIONS_HELP = """\
   {"type": "strumpet", "player": "Cy", "choice": "steal", "victim": "Ana"}   ... or steals 1
   {"type": "pick", "player": "Ben", "for": "Interloper", "pieces": 2}  pieces picked for the Interloper
   {"type": "weigh", "player": "Ana", "from": "scale", "channel": 0}    weigh a collection on the balance
+                                                             (channel 0: pan A, 1: pan B)
   {"type": "weigh", "player": "Ana", "grams": 151.5}         ... or typed from a kitchen scale
   {"type": "weigh", "player": "Ana", "pips": 96}             ... or dominoes (booty=dominoes)
   {"type": "weigh", "player": "Ana", "grams": 3.5, "confirm": true}   keep a reading only the piece-weight
-                                                             house rules call impossible
+                                                             house rules call impossible (purser play's
+                                                             refusal gives the line to send in "keep")
 Purser does the seizing, the Number cards' round and round and the swab itself."""
 
 

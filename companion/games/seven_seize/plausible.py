@@ -55,10 +55,17 @@ class Booty:
 
 @dataclass(frozen=True)
 class Verdict:
-    """Why a reading cannot be right (``reason``), and whether ``"confirm": true`` may keep it."""
+    """Why a reading cannot be right: ``why`` (what cannot be, and what rules it out),
+    ``advice`` (what to do: weigh or count again), and whether ``"confirm": true`` may keep it."""
 
-    reason: str
+    why: str
+    advice: str
     confirmable: bool
+
+    @property
+    def reason(self) -> str:
+        """The refusal in words: why, then what to do."""
+        return f"{self.why}. {self.advice}."
 
 
 def domino_counts(max_pips: int) -> tuple[int, ...] | None:
@@ -119,11 +126,12 @@ def _check_pips(
 ) -> Verdict | None:
     most = booty.domino_max_pips
     low, high = pip_range(pieces, most)
-    again = "Count the pips again."
+    again = "Count the pips again"
     if not low <= pips <= high:
         bound = f"the {pieces} lowest show {low}" if pips < low else f"the {pieces} highest show {high}"
         return Verdict(
-            f"{name}'s {_pieces(pieces, 'domino')} cannot show {pips} pips: in {_set_words(most)} {bound}. {again}",
+            f"{name}'s {_pieces(pieces, 'domino')} cannot show {pips} pips: in {_set_words(most)} {bound}",
+            again,
             False,
         )
     for before in earlier:
@@ -133,14 +141,15 @@ def _check_pips(
         if gone == 0 and pips != before.value:
             return Verdict(
                 f"{name}'s {_pieces(pieces, 'domino')} showed {before.value:g} pips before and "
-                f"now {pips}: the same dominoes always show the same count. {again}",
+                f"now {pips}: the same dominoes always show the same count",
+                again,
                 False,
             )
         if pips > before.value:
             return Verdict(
                 f"{name}'s collection shows {pips} pips after removing {_pieces(gone, 'domino')}, more "
-                f"than the {before.value:g} it showed before: removing a domino cannot add pips. "
-                f"{again}",
+                f"than the {before.value:g} it showed before: removing a domino cannot add pips",
+                again,
                 False,
             )
         most_gone = pip_range(gone, most)[1]
@@ -148,7 +157,8 @@ def _check_pips(
             return Verdict(
                 f"{name}'s collection shows {pips} pips after removing {_pieces(gone, 'domino')}, "
                 f"{before.value - pips:g} fewer than before, but {_pieces(gone, 'domino')} of "
-                f"{_set_words(most)} show at most {most_gone}. {again}",
+                f"{_set_words(most)} show at most {most_gone}",
+                again,
                 False,
             )
     others = {n: r for n, r in weighoff.whole_readings().items() if n != name}
@@ -160,7 +170,8 @@ def _check_pips(
             return Verdict(
                 f"{name}'s {pips} pips cannot be right: with the collections counted so far that makes "
                 f"{total} pips on {total_pieces} dominoes, and in {_set_words(most)} "
-                f"{total_pieces} dominoes show {low} to {high}. {again}",
+                f"{total_pieces} dominoes show {low} to {high}",
+                again,
                 False,
             )
     return None
@@ -171,7 +182,6 @@ def _check_grams(
 ) -> Verdict | None:
     grams = reading.value
     again = "Check the pan holds just those pieces and the scale is tared, then weigh again"
-    keep = ' (or add "confirm": true if that really is the weight)'
     for before in earlier:
         gone = before.pieces - pieces
         if gone < 0:
@@ -180,13 +190,15 @@ def _check_grams(
         if gone == 0 and abs(grams - before.value) > slack:
             return Verdict(
                 f"{name}'s {_pieces(pieces)} weighed {before.value:.1f} g before and {grams:.1f} g now: "
-                f"the same pieces cannot change weight. {again}.",
+                "the same pieces cannot change weight",
+                again,
                 False,
             )
         if gone > 0 and grams > before.value + slack:
             return Verdict(
                 f"{name}'s collection weighs {grams:.1f} g after removing {_pieces(gone)}, more than the "
-                f"{before.value:.1f} g it weighed before: removing a piece cannot add weight. {again}.",
+                f"{before.value:.1f} g it weighed before: removing a piece cannot add weight",
+                again,
                 False,
             )
     lightest, heaviest, why_light, why_heavy = _piece_range(name, weighoff, booty)
@@ -194,13 +206,15 @@ def _check_grams(
     if grams < pieces * lightest - slack:
         return Verdict(
             f"{name}'s {_pieces(pieces)} cannot weigh {grams:.1f} g: {why_light}, which makes at "
-            f"least {pieces * lightest:.1f} g. {again}{keep}.",
+            f"least {pieces * lightest:.1f} g",
+            again,
             True,
         )
     if grams > pieces * heaviest + slack:
         return Verdict(
             f"{name}'s {_pieces(pieces)} cannot weigh {grams:.1f} g: {why_heavy}, which makes at "
-            f"most {pieces * heaviest:.1f} g. {again}{keep}.",
+            f"most {pieces * heaviest:.1f} g",
+            again,
             True,
         )
     for before in earlier:
@@ -211,13 +225,15 @@ def _check_grams(
         if grams > before.value - gone * lightest + slack:
             return Verdict(
                 f"{name}'s collection weighs {grams:.1f} g after removing {_pieces(gone)}, but it weighed "
-                f"{before.value:.1f} g before and {why_light}. {again}{keep}.",
+                f"{before.value:.1f} g before and {why_light}",
+                again,
                 True,
             )
         if grams < before.value - gone * heaviest - slack:
             return Verdict(
                 f"{name}'s collection weighs {grams:.1f} g after removing {_pieces(gone)}, "
-                f"{before.value - grams:.1f} g less than before, but {why_heavy}. {again}{keep}.",
+                f"{before.value - grams:.1f} g less than before, but {why_heavy}",
+                again,
                 True,
             )
     return None

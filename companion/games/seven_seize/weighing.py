@@ -83,7 +83,7 @@ def _from_weighing(data: Mapping[str, Any]) -> Reading:
         raise IllegalAction(f"the scale read {grams:.2f} g, less than an empty pan: tare it and weigh again")
     channel = data.get("channel")
     if channel is not None and (isinstance(channel, bool) or not isinstance(channel, int) or channel < 0):
-        raise IllegalAction('a weighing\'s "channel" is a pan number (0 or 1)')
+        raise IllegalAction('a weighing\'s "channel" is its pan: 0 for pan A, 1 for pan B')
     samples = data.get("samples", 0)
     if isinstance(samples, bool) or not isinstance(samples, int) or samples < 0:
         raise IllegalAction('a weighing\'s "samples" is a count')
@@ -105,8 +105,10 @@ def _number(value: Any, name: str) -> float:
 class ImpossibleReading(IllegalAction):
     """A weigh-off reading the pieces on the pan cannot give; weigh (or count) again.
 
-    ``confirmable``: only the house-rule piece weights rule it out, so the same reading sent
-    again with ``"confirm": true`` is kept (a screen may offer "keep this reading").
+    The message says why and what to do, in a player's words (no JSON). ``confirmable``:
+    only the house-rule piece weights rule it out, so the same reading sent again with
+    ``"confirm": true`` is kept (a screen offers "keep this reading"; the command line
+    says which line to send).
     """
 
     def __init__(self, message: str, *, confirmable: bool) -> None:
@@ -144,7 +146,7 @@ def weigh(state: SeizeState, action: Mapping[str, Any]) -> tuple[SeizeState, lis
                 event(
                     "reading_confirmed",
                     f"{name}'s reading is kept at the table's word, though "
-                    f"the house rules say it is unlikely: {verdict.reason.split(': ', 1)[-1]}",
+                    f"the house rules say it is unlikely: {verdict.why.split(': ', 1)[-1]}.",
                     player=name,
                 )
             )

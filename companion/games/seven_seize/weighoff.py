@@ -310,7 +310,7 @@ class WeighOff:
         }
 
     def waiting(self) -> tuple[str, ...]:
-        """Whose collections must be weighed now, in order (for two pans: pan 0, then pan 1)."""
+        """Whose collections must be weighed now, in order (for two pans: pan A, then pan B)."""
         if not self.ladder_started:
             return tuple(n for n, r in zip(self.contestants, self.full, strict=False) if r is None)
         if self.contest is None:
@@ -318,7 +318,8 @@ class WeighOff:
         return tuple(n for n, r in zip(self.contest.pair, self.bout, strict=False) if r is None)
 
     def pan_for(self, name: str) -> int:
-        """The pan (channel) ``name``'s collection goes on: 0, or 1 for a challenger on two pans."""
+        """The pan (channel) ``name``'s collection goes on: 0 (pan A), or 1 (pan B) for a
+        challenger on two pans."""
         if self.pans == 2 and self.contest is not None and name == self.contest.pair[1]:
             return 1
         return 0
@@ -344,7 +345,7 @@ class WeighOff:
             return f"No clear winner: {a} and {b} are {level}. Both remove one piece of booty {then}."
         if self.pans == 2 and self.contest is not None:
             a, b = self.contest.pair
-            return f"{a} on pan 1, {b} on pan 2: weigh both."
+            return f"{a} on pan {pan_name(0)}, {b} on pan {pan_name(1)}: weigh both."
         if who:
             return f"Weigh the collection{'s' * (len(who) > 1)} of {_and(who)}, one at a time."
         return ""
@@ -436,7 +437,7 @@ class WeighOff:
         other = self.bout[1 - slot]
         if self.pans == 2 and other is not None and reading.channel is not None and other.channel == reading.channel:
             raise IllegalAction(
-                f"both collections were read from pan {reading.channel + 1}; on a two-pan balance "
+                f"both collections were read from pan {pan_name(reading.channel)}; on a two-pan balance "
                 "put one collection on each pan"
             )
         bout = (reading, self.bout[1]) if slot == 0 else (self.bout[0], reading)
@@ -496,7 +497,7 @@ class WeighOff:
             events.append(
                 event(
                     "contest",
-                    f"{holder} (pan 1) and {challenger} (pan 2) contest their collections.",
+                    f"{holder} (pan {pan_name(0)}) and {challenger} (pan {pan_name(1)}) contest their collections.",
                     pair=[holder, challenger],
                     pans={holder: 0, challenger: 1},
                 )
@@ -621,6 +622,12 @@ class WeighOff:
             "unit": self.unit,
             "pieces": self.pieces[self._index(name)],
         }
+
+
+def pan_name(channel: int) -> str:
+    """The name players see for the pan of ``channel`` (0: "A", 1: "B"), as the balance and
+    the screens name it; actions and journals keep the channel number."""
+    return chr(ord("A") + channel) if 0 <= channel < 26 else str(channel)
 
 
 def _digits(grams: float) -> int:

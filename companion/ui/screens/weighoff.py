@@ -10,6 +10,11 @@ due on a pan that cannot is offered on one that can, the pan only being where it
 the pan that cannot named with the wire to check, the buttons held while the balance is
 unplugged and waited for, and why a weighing found no steady weight (noise or motion) in
 one line, with what to check on the screen.
+
+A reading the engine refuses as impossible is shown with its reason and "Weigh again"
+(weighs that collection afresh, or lets the grams be typed again); when only the house-rule
+piece weights rule it out, "Keep this reading" beside it sends that very reading again with
+``"confirm": true``.
 """
 
 from __future__ import annotations
@@ -101,15 +106,79 @@ class WeighOffScreen(GameScreen):
     note = StringProperty("")
     #: The pan being watched can be tared now.
     can_tare = BooleanProperty(False)
+    #: A reading was refused as impossible: its reason, and whether the table may keep it.
+    refused = BooleanProperty(False)
+    refusal_text = StringProperty("")
+    can_keep = BooleanProperty(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.uses_scale = True
         self._balance_key: tuple[Any, ...] | None = None
+        self._refusals: Any = None
         hw = App.get_running_app().hardware
         if hw is not None:
             hw.bind(pans=self._balance_changed, scale_state=self._balance_changed,
                     scale_message=self._balance_changed)
+
+    def on_controller(self, inst: Any, controller: Any) -> None:
+        if self._refusals is not None:
+            self._refusals.unbind(refusal=self._refusal_changed)
+        self._refusals = controller
+        if controller is not None:
+            controller.bind(refusal=self._refusal_changed)
+        super().on_controller(inst, controller)
+        self._refusal_changed()
+
+    def _refusal_changed(self, *_: Any) -> None:
+        """Show a refused reading's reason with "Weigh again" (and "Keep this reading" when
+        the table may keep it); the message bar then only points to it."""
+        c = self.controller
+        refusal = c.refusal if c is not None else None
+        box = self.ids.refusal_buttons
+        box.clear_widgets()
+        if refusal is None or refusal["action"].get("type") != "weigh":
+            self.refused, self.refusal_text, self.can_keep = False, "", False
+            return
+        self.refusal_text = refusal["reason"]
+        self.can_keep = bool(refusal["confirmable"])
+        self.refused = True
+        if self.can_keep:
+            keep = PButton(text="Keep this reading", key="keep-reading", role="quiet")
+            keep.bind(on_release=lambda _b: self.keep_reading())
+            box.add_widget(keep)
+        again = PButton(text="Count again" if self.unit == "pips" else "Weigh again", key="weigh-again",
+                        role="primary")
+        again.bind(on_release=lambda _b: self.weigh_again())
+        box.add_widget(again)
+        if self.manager is not None and self.manager.current == self.name:
+            player = refusal["action"].get("player", "")
+            c.say(f"{player}'s reading was not kept: see why above the weigh buttons.", "error")
+
+    def keep_reading(self) -> None:
+        """Keep the refused reading at the table's word: the same reading, ``"confirm": true``."""
+        refusal = self.controller.refusal if self.controller else None
+        if refusal is not None and refusal["confirmable"]:
+            self.act({**refusal["action"], "confirm": True})
+
+    def weigh_again(self) -> None:
+        """Weigh the refused collection afresh on the balance (a weighing), or clear the way to
+        type it again (typed grams or pips)."""
+        c = self.controller
+        refusal = c.refusal if c is not None else None
+        if refusal is None:
+            return
+        action = refusal["action"]
+        c.refusal = None
+        c.say("", "")
+        if "weighing" in action:
+            button = next((b for b in self.ids.weigh_buttons.children
+                           if getattr(b, "key", "") == f"weigh:{action.get('player')}" and not b.disabled), None)
+            if button is not None:
+                self.act(button.action)
+                return
+        self.ids.typed.focus = True
+        self.ids.typed.select_all()
 
     def _balance_changed(self, *_: Any) -> None:
         """The balance's state or a pan's changed: the note, and the weigh buttons when which
