@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         '"stale" (the game changed in another window or process: it has been re-read, see "seq" '
         'and "prompt", and the line can be sent again if still legal), "hardware", "busy", '
         '"storage" (disk full or read-only) or "damaged"; the stream goes on either way. '
-        'A refusal the table may overrule (a 7 Seize reading only the house-rule piece weights rule out) '
+        "A refusal the table may overrule (a 7 Seize reading only the house-rule piece weights rule out) "
         'has "confirmable": true and, in "keep", the line that keeps that very reading. '
         "It ends with 0 when every line was applied, otherwise with the exit code of the first "
         "refused line (2 malformed, 3 illegal or nothing to undo, 4 stale or busy, 5 damaged, "

@@ -195,7 +195,7 @@ class ZeroTracking:
     limit: float
 
 
-def track_zero(  # noqa: PLR0917 - the readings' state, in the order the docstring gives it
+def track_zero(
     zero: float, reference: float, net: float, stable: bool, dt: float, rule: ZeroTracking
 ) -> float:
     """The new zero (gross grams) after a reading of ``net`` grams, ``dt`` s after the last.

@@ -108,10 +108,13 @@ def test_constant_motion_gives_a_clear_timeout_not_a_weight(bench):
     assert bench.scale.status().unstable
 
 
-@pytest.mark.parametrize("fault, message, flag, state", [
-    ("chip_missing", "pan A: no amplifier answers - check DOUT on D2, SCK on D3", "chip_fault", "no_amplifier"),
-    ("saturate", "overloaded", "saturated", "saturated"),
-])
+@pytest.mark.parametrize(
+    "fault, message, flag, state",
+    [
+        ("chip_missing", "pan A: no amplifier answers - check DOUT on D2, SCK on D3", "chip_fault", "no_amplifier"),
+        ("saturate", "overloaded", "saturated", "saturated"),
+    ],
+)
 def test_a_chip_fault_is_a_fault_never_a_number(bench, fault, message, flag, state):
     bench.scale.tare()
     getattr(bench, fault)(True)

@@ -72,7 +72,8 @@ def test_fit_line_refuses_what_cannot_be_fitted(masses, counts):
 
 @settings(max_examples=100, deadline=None)
 @given(
-    st.floats(-5000, 5000).filter(lambda c: abs(c) > 1), st.floats(-1e6, 1e6),
+    st.floats(-5000, 5000).filter(lambda c: abs(c) > 1),
+    st.floats(-1e6, 1e6),
     st.lists(st.floats(1, 1000), min_size=1, max_size=6, unique=True),
 )
 def test_fit_recovers_any_exact_line(cpg, zero, masses):
@@ -110,8 +111,11 @@ def test_the_masses_tolerances_enter_the_slope():
     """Masses known to +-0.05 g each (rectangular): the slope's relative uncertainty is
     exactly what propagating them through the least-squares fit gives (readings without
     noise here, so the masses are all there is)."""
-    points = [Point(0.0, 0.0, 0.0, 40, tolerance_g=0.0), Point(100.0, 10000.0, 0.0, 40, tolerance_g=0.05),
-              Point(200.0, 20000.0, 0.0, 40, tolerance_g=0.05)]
+    points = [
+        Point(0.0, 0.0, 0.0, 40, tolerance_g=0.0),
+        Point(100.0, 10000.0, 0.0, 40, tolerance_g=0.05),
+        Point(200.0, 20000.0, 0.0, 40, tolerance_g=0.05),
+    ]
     report = analyse(points, 0.1, 1000.0)
     u = 0.05 / math.sqrt(3)
     mean = 100.0
@@ -130,8 +134,12 @@ def test_a_mass_weighed_in_every_cycle_errs_the_same_way_each_time():
 
 
 def test_repeatability_is_reported_per_mass():
-    points = [Point(0.0, 0.0, 1.0, 40), Point(100.0, 10000.0, 1.0, 40),
-              Point(0.0, 2.0, 1.0, 40), Point(100.0, 10004.0, 1.0, 40)]
+    points = [
+        Point(0.0, 0.0, 1.0, 40),
+        Point(100.0, 10000.0, 1.0, 40),
+        Point(0.0, 2.0, 1.0, 40),
+        Point(100.0, 10004.0, 1.0, 40),
+    ]
     report = analyse(points, 0.1, 1000.0)
     assert set(report.repeatability) == {0.0, 100.0}
     assert report.repeatability[100.0]["spread_g"] == pytest.approx(0.04, abs=1e-3)
@@ -252,8 +260,14 @@ def test_plan_steps_keep_fit_and_checks_apart():
     plan = Plan(masses=(200.0, 100.0), checks=(50.0,), repeats=2, mass_class="M1", corner=True, creep_s=10.0)
     steps = plan.steps()
     assert [(s.mass_g, s.kind) for s in steps[:8]] == [
-        (0.0, "fit"), (100.0, "fit"), (200.0, "fit"), (0.0, "fit"), (100.0, "fit"), (200.0, "fit"),
-        (0.0, "check"), (50.0, "check"),
+        (0.0, "fit"),
+        (100.0, "fit"),
+        (200.0, "fit"),
+        (0.0, "fit"),
+        (100.0, "fit"),
+        (200.0, "fit"),
+        (0.0, "check"),
+        (50.0, "check"),
     ]
     corners = [s for s in steps if s.kind == "corner"]
     assert [s.position for s in corners] == ["centre", "front-left", "front-right", "back-left", "back-right"]
@@ -266,8 +280,15 @@ def test_plan_steps_keep_fit_and_checks_apart():
 
 @pytest.mark.parametrize(
     "mass, mass_class, tolerance",
-    [(100.0, "M1", 0.005), (100.0, "F2", 0.0016), (500.0, "M3", 0.25), (150.0, "M1", 0.010), (170.0, "coins", 0.85),
-     (100.0, "exact", 0.0), (10_000.0, "M1", 0.5)],
+    [
+        (100.0, "M1", 0.005),
+        (100.0, "F2", 0.0016),
+        (500.0, "M3", 0.25),
+        (150.0, "M1", 0.010),
+        (170.0, "coins", 0.85),
+        (100.0, "exact", 0.0),
+        (10_000.0, "M1", 0.5),
+    ],
 )
 def test_reference_mass_tolerances(mass, mass_class, tolerance):
     assert class_tolerance(mass, mass_class) == pytest.approx(tolerance)

@@ -18,8 +18,11 @@ def test_off_a_pi_the_error_says_what_to_install():
 
 @pytest.mark.parametrize(
     "url, message",
-    [("hx711://", "needs its GPIO pins"), ("hx711://?dout=5&sck=5", "two different pins"),
-     ("hx711://?dout=5&sck=6&gain=32", "gain")],
+    [
+        ("hx711://", "needs its GPIO pins"),
+        ("hx711://?dout=5&sck=5", "two different pins"),
+        ("hx711://?dout=5&sck=6&gain=32", "gain"),
+    ],
 )
 def test_bad_pins_are_refused(url, message):
     with pytest.raises(ScaleError, match=message):

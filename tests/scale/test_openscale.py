@@ -34,8 +34,18 @@ def test_parse_line(line, grams, ms, raw, temp):
 
 @pytest.mark.parametrize(
     "line",
-    [b"", b"\r\n", b"Readings:", b"0.27,g,", b"abc,kg,", b"1,2,3,kg,", b"0.27,kg,1,2,3,", b"x", b"0.27,kg,kg,",
-     b"-5,0.2,kg,"],
+    [
+        b"",
+        b"\r\n",
+        b"Readings:",
+        b"0.27,g,",
+        b"abc,kg,",
+        b"1,2,3,kg,",
+        b"0.27,kg,1,2,3,",
+        b"x",
+        b"0.27,kg,kg,",
+        b"-5,0.2,kg,",
+    ],
 )
 def test_parse_line_refuses_anything_else(line):
     with pytest.raises(ScaleProtocolError):

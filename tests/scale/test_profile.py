@@ -18,8 +18,9 @@ from companion.scale.profile import (
     save_zero,
 )
 
-CAL = Calibration(counts_per_gram=2150.123, zero_counts=84000.5, sigma_g=0.01, device_id="bal/01", channel=1,
-                  created="2024-01-01")
+CAL = Calibration(
+    counts_per_gram=2150.123, zero_counts=84000.5, sigma_g=0.01, device_id="bal/01", channel=1, created="2024-01-01"
+)
 
 
 def test_save_and_load_round_trip():
@@ -39,10 +40,15 @@ def test_ids_are_short_and_follow_the_numbers():
 
 @pytest.mark.parametrize(
     "content, message",
-    [("{", "damaged"), ("[]", "not a Purser calibration"),
-     ('{"format": "purser-scale-calibration", "version": 2}', "newer"),
-     ('{"format": "purser-scale-calibration", "version": 1, "calibration": {"counts_per_gram": 0}}',
-      "damaged|non-zero")],
+    [
+        ("{", "damaged"),
+        ("[]", "not a Purser calibration"),
+        ('{"format": "purser-scale-calibration", "version": 2}', "newer"),
+        (
+            '{"format": "purser-scale-calibration", "version": 1, "calibration": {"counts_per_gram": 0}}',
+            "damaged|non-zero",
+        ),
+    ],
 )
 def test_damaged_profiles_are_refused_and_ignored_when_loading(content, message):
     path = profile_path("bal/01", 1)

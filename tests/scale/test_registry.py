@@ -11,8 +11,14 @@ from companion.scale.sim import SimScale
 
 @pytest.mark.parametrize(
     "url, message",
-    [("", "not a scale address"), ("/dev/ttyUSB0", "not a scale address"), ("telnet://x", "unknown kind of balance"),
-     ("sim://?a", "key=value"), ("sim://?a=1", "does not know"), ("serial://", "needs a port")],
+    [
+        ("", "not a scale address"),
+        ("/dev/ttyUSB0", "not a scale address"),
+        ("telnet://x", "unknown kind of balance"),
+        ("sim://?a", "key=value"),
+        ("sim://?a=1", "does not know"),
+        ("serial://", "needs a port"),
+    ],
 )
 def test_bad_urls_are_explained(url, message):
     with pytest.raises(ScaleError, match=message):

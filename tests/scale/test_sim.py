@@ -191,11 +191,14 @@ def test_a_faulty_reading_has_no_raw_count():
     assert reading.to_json()["raw"] is None and "no amplifier answers" in reading.to_json()["message"]
 
 
-@pytest.mark.parametrize("url, message", [
-    ("sim://?missing=1", "must name pans of this balance"),
-    ("sim://?missing=a", "must name pans"),
-    ("sim://?noise=fivex", "must be datasheet, a multiple like 5x, or grams"),
-])
+@pytest.mark.parametrize(
+    "url, message",
+    [
+        ("sim://?missing=1", "must name pans of this balance"),
+        ("sim://?missing=a", "must name pans"),
+        ("sim://?noise=fivex", "must be datasheet, a multiple like 5x, or grams"),
+    ],
+)
 def test_bad_simulator_settings_are_usage_errors(url, message):
     with pytest.raises(ScaleUsageError, match=message):
         open_scale(url)

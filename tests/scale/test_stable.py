@@ -130,7 +130,11 @@ def test_track_zero(zero, net, stable, dt, expected):
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.floats(-100, 100), st.floats(-100, 100), st.floats(-1e3, 1e3), st.booleans(), st.floats(0, 10),
+    st.floats(-100, 100),
+    st.floats(-100, 100),
+    st.floats(-1e3, 1e3),
+    st.booleans(),
+    st.floats(0, 10),
 )
 def test_zero_tracking_stays_within_its_limits(zero, reference, net, stable, dt):
     rule = ZeroTracking(band=0.05, rate=0.05, limit=40.0)

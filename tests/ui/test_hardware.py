@@ -14,8 +14,10 @@ CAMERA_URL = "sim://?dice=5&seed=7"
 
 def test_banner_says_simulators_stand_in(home):
     app = home
-    kd.wait_until(lambda: app.hardware.scale_state == "ready" and app.hardware.camera_state == "ready",
-                  what="both simulators to open")
+    kd.wait_until(
+        lambda: app.hardware.scale_state == "ready" and app.hardware.camera_state == "ready",
+        what="both simulators to open",
+    )
     banner = app.root.ids.banner
     assert kd.visible(banner)
     assert "the scale and the dice camera are simulated" in banner.text
@@ -48,8 +50,9 @@ def test_live_weight_tare_and_a_steady_weighing(app, shots):
 
 def test_camera_preview_shows_the_frame_and_the_dice_read(app):
     screen = app.go("hardware")
-    kd.wait_until(lambda: app.hardware.detections is not None and screen.ids.preview.texture is not None,
-                  what="a preview frame")
+    kd.wait_until(
+        lambda: app.hardware.detections is not None and screen.ids.preview.texture is not None, what="a preview frame"
+    )
     frame = app.hardware.frame
     assert tuple(screen.ids.preview.texture.size) == (frame.shape[1], frame.shape[0])
     detections = app.hardware.detections
@@ -98,8 +101,14 @@ def test_a_tray_marked_on_the_preview_is_kept_for_the_camera_and_limits_the_read
     saved = Settings.load(app.settings_file)[0]
     assert Tray.parse(saved.trays[camera_key(app.camera_url)]).corners == corners  # kept for this camera
 
-    kd.wait_until(lambda: app.hardware.detections is not None and app.hardware.frame is not None
-                  and len(app.hardware.detections) < before, what="a reading inside the tray")
+    kd.wait_until(
+        lambda: (
+            app.hardware.detections is not None
+            and app.hardware.frame is not None
+            and len(app.hardware.detections) < before
+        ),
+        what="a reading inside the tray",
+    )
     assert all(d.box[0] + d.box[2] / 2 < split * width for d in app.hardware.detections)
     outlines = [i for i in preview.canvas.after.children if isinstance(i, Line) and i.close]
     assert len(outlines) == 1  # the tray, drawn over the picture

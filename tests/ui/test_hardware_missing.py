@@ -10,8 +10,11 @@ CAMERA_URL = "file:///nonexistent/purser/dice.png"
 
 def test_hardware_screen_says_what_is_missing(app, shots):
     screen = app.go("hardware")
-    kd.wait_until(lambda: app.hardware.scale_state == "missing" and app.hardware.camera_state == "missing",
-                  60, "both devices to be given up on")
+    kd.wait_until(
+        lambda: app.hardware.scale_state == "missing" and app.hardware.camera_state == "missing",
+        60,
+        "both devices to be given up on",
+    )
     assert screen.ids.scale_state.text == "Not available"
     assert "Type weights in by hand" in screen.ids.scale_message.text
     assert "Tap the dice in by hand" in screen.ids.camera_message.text

@@ -61,16 +61,24 @@ def test_anything_else_is_said_as_the_driver_says_it():
     )
     assert (trouble.kind, trouble.line, trouble.advice) == ("other", "This balance is not calibrated.", "")
     too_few = Diagnosis("no_readings", 0.0, 0.0, 80, "too few readings came to tell noise from motion; weigh again")
-    trouble = weigh_trouble("no steady weight within 0.1 s (no readings arrived): too few readings came ...",
-                            timeout=True, fault=False, waiting="", diagnosis=too_few, channel=1, channels=2)
+    trouble = weigh_trouble(
+        "no steady weight within 0.1 s (no readings arrived): too few readings came ...",
+        timeout=True,
+        fault=False,
+        waiting="",
+        diagnosis=too_few,
+        channel=1,
+        channels=2,
+    )
     assert trouble.kind == "other" and trouble.advice == "Too few readings came to tell noise from motion; weigh again."
     assert "moving" not in trouble.line and "noise (" not in trouble.line
 
 
 def test_the_noise_line_takes_the_figures_from_the_diagnosis_whatever_its_words():
     found = Diagnosis("noise", 0.1234, 6.04, 10, "any words the driver chooses")
-    trouble = weigh_trouble("no steady weight", timeout=True, fault=False, waiting="", diagnosis=found,
-                            channel=1, channels=2)
+    trouble = weigh_trouble(
+        "no steady weight", timeout=True, fault=False, waiting="", diagnosis=found, channel=1, channels=2
+    )
     assert trouble.line == "No steady weight on pan B: electrical noise (±0.12 g, 6.0× an HX711's), not motion."
     assert trouble.advice == "Any words the driver chooses."
 

@@ -50,8 +50,9 @@ def test_a_round_of_seven_seize_on_the_card_pad(app, shots):
     kd.tap_key(screen, f"rank:{first[:-1]}")
     # Only the suits of cards still out are offered for that rank.
     offered = {b.key[-1] for b in kd.find_all(screen.ids.suits, cls="PButton") if not b.disabled}
-    assert offered == {a["card"][-1] for a in app.controller.legal
-                       if a["player"] == "Ana" and a["card"][:-1] == first[:-1]}
+    assert offered == {
+        a["card"][-1] for a in app.controller.legal if a["player"] == "Ana" and a["card"][:-1] == first[:-1]
+    }
     kd.tap_key(screen, f"suit:{first[-1]}")
     assert screen.ids.table.cell(0, 2).text.startswith(first[:-1])
     assert "Ben, Cy still to reveal" in screen.ids.prompt.text
@@ -110,8 +111,7 @@ def test_round_seven_then_the_weigh_off_with_a_near_tie(app, shots):
     # every row of the ranking is on screen, under the fixed-height message bar
     bar = kd.find(weigh, cls="MessageBar")
     last = weigh.ids.ranking.cell(2, 1)
-    assert last.to_window(*last.pos)[1] >= bar.to_window(*bar.pos)[1] + bar.height - 1 or \
-        kd.outside_parent(weigh) == []
+    assert last.to_window(*last.pos)[1] >= bar.to_window(*bar.pos)[1] + bar.height - 1 or kd.outside_parent(weigh) == []
     assert weigh.ids.chart.texture is not None  # the zoomed chart with whiskers
     kd.shot(app, shots, "weighoff-won")
     # Finished: one tap cannot change it; reopening asks first.

@@ -28,8 +28,14 @@ from companion.ui.widgets import dice_view  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PLabel, PToggle
 from companion.vision.tray import Tray
 
-STATE_WORDS = {"ready": "Connected", "opening": "Opening...", "missing": "Not available", "fault": "Fault",
-               "off": "Not opened yet", "waiting": "Waiting for the balance"}
+STATE_WORDS = {
+    "ready": "Connected",
+    "opening": "Opening...",
+    "missing": "Not available",
+    "fault": "Fault",
+    "off": "Not opened yet",
+    "waiting": "Waiting for the balance",
+}
 STATE_ROLES = {"ready": "good", "missing": "bad", "fault": "bad"}
 
 
@@ -57,14 +63,19 @@ def dice_text(detections: Any) -> str:
         from companion.ui.widgets.dice import unreadable_count
 
         unread = unreadable_count(detections)
-        return f"{unread} {'die' if unread == 1 else 'dice'} in view could not be read." if unread else "No dice in view."
+        return (
+            f"{unread} {'die' if unread == 1 else 'dice'} in view could not be read." if unread else "No dice in view."
+        )
     from companion.ui.widgets.dice import unreadable_count
 
     values = " ".join(f"{d.value}?" if d.unsure else str(d.value) for d in detections)
     unsure = detections.unsure_count
     unread = unreadable_count(detections)
-    return (f"Dice: {values}" + (f"  ({unsure} unsure: a player must confirm)" if unsure else "")
-            + (f"  {unread} {'die' if unread == 1 else 'dice'} could not be read." if unread else ""))
+    return (
+        f"Dice: {values}"
+        + (f"  ({unsure} unsure: a player must confirm)" if unsure else "")
+        + (f"  {unread} {'die' if unread == 1 else 'dice'} could not be read." if unread else "")
+    )
 
 
 def tray_words(tray: str, drawing: bool = False) -> str:
@@ -86,8 +97,12 @@ def calibration_text(info: dict[str, Any], channel: int) -> str:
     if source == "nominal":
         return "Not calibrated: weights cannot be trusted until you calibrate."
     created = cal.get("created") or ""
-    words = {"profile": "calibrated", "firmware": "calibrated (kept in the balance)",
-             "factory": "factory calibration", "board": "calibrated by the board"}.get(source, source)
+    words = {
+        "profile": "calibrated",
+        "firmware": "calibrated (kept in the balance)",
+        "factory": "factory calibration",
+        "board": "calibrated by the board",
+    }.get(source, source)
     return f"{words.capitalize()}" + (f" on {when(created)}" if created else "") + f", ± {cal.get('sigma_g', 0):.2f} g"
 
 
@@ -118,8 +133,14 @@ class PanRow(BoxLayout):
 
     def __init__(self, channel: int, pick: Any, **kwargs: Any) -> None:
         super().__init__(orientation="horizontal", size_hint_y=None, spacing=dp(10), **kwargs)
-        self.toggle = PToggle(text=f"Pan {pan_name(channel)}", key=f"pan:{channel}", group="hw-pan",
-                              allow_no_selection=False, size_hint_x=None, width=dp(110))
+        self.toggle = PToggle(
+            text=f"Pan {pan_name(channel)}",
+            key=f"pan:{channel}",
+            group="hw-pan",
+            allow_no_selection=False,
+            size_hint_x=None,
+            width=dp(110),
+        )
         self.toggle.bind(on_release=lambda *_: pick(channel))
         column = BoxLayout(orientation="vertical", size_hint_y=None, spacing=dp(2))
         column.bind(minimum_height=column.setter("height"))
@@ -140,8 +161,9 @@ class PanRow(BoxLayout):
     def _fit(self, *_: Any) -> None:
         self.height = max(self._column.height, self.toggle.height)
 
-    def show(self, pan: Mapping[str, Any], calibration: Mapping[str, Any] | None, rate_sps: int | None,
-             watched: bool) -> None:
+    def show(
+        self, pan: Mapping[str, Any], calibration: Mapping[str, Any] | None, rate_sps: int | None, watched: bool
+    ) -> None:
         self.headline.text = pan_headline(pan)
         self.headline.role = pan_role(pan)
         self.details.text = pan_details(pan, rate_sps)
@@ -230,16 +252,21 @@ class HardwareScreen(Screen):
         """Zero the pan (in the background)."""
         self.weigh_text = "Taring: keep the pan empty and still..."
         App.get_running_app().hardware.tare(
-            int(self.channel), lambda _r: setattr(self, "weigh_text", "Tared: the pan reads zero now."),
-            lambda exc: setattr(self, "weigh_text", f"Not tared. {exc}"))
+            int(self.channel),
+            lambda _r: setattr(self, "weigh_text", "Tared: the pan reads zero now."),
+            lambda exc: setattr(self, "weigh_text", f"Not tared. {exc}"),
+        )
 
     def weigh(self) -> None:
         """Take one stable weighing (in the background) and show it with its uncertainty."""
         self.weigh_text = "Weighing: keep the pan still..."
         hw = App.get_running_app().hardware
         channels = int(hw.scale_channels)
-        hw.weigh(int(self.channel), lambda w: setattr(self, "weigh_text", weighing_text(w, channels)),
-                 lambda exc: setattr(self, "weigh_text", f"No weight. {exc}"))
+        hw.weigh(
+            int(self.channel),
+            lambda w: setattr(self, "weigh_text", weighing_text(w, channels)),
+            lambda exc: setattr(self, "weigh_text", f"No weight. {exc}"),
+        )
 
     def retry_scale(self) -> None:
         """Look for the scale again."""

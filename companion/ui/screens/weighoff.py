@@ -34,7 +34,7 @@ from companion.ui.widgets.base import PButton, PLabel
 
 
 def reading_text(reading: Mapping[str, Any] | None) -> str:
-    """"153.20 ± 0.40 g (20 pieces)" or "41 pips"; "-" before weighing."""
+    """ "153.20 ± 0.40 g (20 pieces)" or "41 pips"; "-" before weighing."""
     if not reading:
         return "-"
     value, u, unit = reading.get("value", 0.0), reading.get("uncertainty", 0.0), reading.get("unit", "g")
@@ -53,7 +53,9 @@ def contest_text(contest: Mapping[str, Any]) -> str:
     if contest.get("drawn"):
         outcome = "drawn: both stay in"
     elif contest.get("winner"):
-        outcome = f"{contest['winner']} stays in" + (f", {', '.join(contest['eliminated'])} out" if contest.get("eliminated") else "")
+        outcome = f"{contest['winner']} stays in" + (
+            f", {', '.join(contest['eliminated'])} out" if contest.get("eliminated") else ""
+        )
     else:
         outcome = "in progress"
     last = bouts[-1]["readings"] if bouts else {}
@@ -72,8 +74,10 @@ def balance_note(state: str, message: str, pans: list[Mapping[str, Any]]) -> str
     notes = [pan_problem(p) for p in pans if not p.get("working", True) and p.get("state") != "disconnected"]
     for p in pans:
         if noisy(p):
-            notes.append(f"Pan {pan_name(int(p['channel']))} is noisy (±{p['noise_g']:.3f} g, "
-                         f"{p['noise_ratio']:.1f}× an HX711's): it weighs, averaging {p['averaging']} readings.")
+            notes.append(
+                f"Pan {pan_name(int(p['channel']))} is noisy (±{p['noise_g']:.3f} g, "
+                f"{p['noise_ratio']:.1f}× an HX711's): it weighs, averaging {p['averaging']} readings."
+            )
     return " ".join(n for n in notes if n)
 
 
@@ -118,8 +122,7 @@ class WeighOffScreen(GameScreen):
         self._refusals: Any = None
         hw = App.get_running_app().hardware
         if hw is not None:
-            hw.bind(pans=self._balance_changed, scale_state=self._balance_changed,
-                    scale_message=self._balance_changed)
+            hw.bind(pans=self._balance_changed, scale_state=self._balance_changed, scale_message=self._balance_changed)
 
     def on_controller(self, inst: Any, controller: Any) -> None:
         if self._refusals is not None:
@@ -147,8 +150,7 @@ class WeighOffScreen(GameScreen):
             keep = PButton(text="Keep this reading", key="keep-reading", role="quiet")
             keep.bind(on_release=lambda _b: self.keep_reading())
             box.add_widget(keep)
-        again = PButton(text="Count again" if self.unit == "pips" else "Weigh again", key="weigh-again",
-                        role="primary")
+        again = PButton(text="Count again" if self.unit == "pips" else "Weigh again", key="weigh-again", role="primary")
         again.bind(on_release=lambda _b: self.weigh_again())
         box.add_widget(again)
         if self.manager is not None and self.manager.current == self.name:
@@ -172,8 +174,14 @@ class WeighOffScreen(GameScreen):
         c.refusal = None
         c.say("", "")
         if "weighing" in action:
-            button = next((b for b in self.ids.weigh_buttons.children
-                           if getattr(b, "key", "") == f"weigh:{action.get('player')}" and not b.disabled), None)
+            button = next(
+                (
+                    b
+                    for b in self.ids.weigh_buttons.children
+                    if getattr(b, "key", "") == f"weigh:{action.get('player')}" and not b.disabled
+                ),
+                None,
+            )
             if button is not None:
                 self.act(button.action)
                 return
@@ -192,8 +200,12 @@ class WeighOffScreen(GameScreen):
         if key != self._balance_key:
             self._balance_key = key
             c = self.controller
-            if c is not None and c.summary is not None and self.manager is not None \
-                    and self.manager.current == self.name:
+            if (
+                c is not None
+                and c.summary is not None
+                and self.manager is not None
+                and self.manager.current == self.name
+            ):
                 wo = c.summary.detail.get("weighoff")
                 if wo is not None:
                     self._fill_actions(wo)
@@ -205,8 +217,11 @@ class WeighOffScreen(GameScreen):
         s = c.summary
         d = s.detail
         wo = d.get("weighoff")
-        if (wo is None or d.get("phase") not in ("weighoff", "over")) and self.manager \
-                and self.manager.current == self.name:
+        if (
+            (wo is None or d.get("phase") not in ("weighoff", "over"))
+            and self.manager
+            and self.manager.current == self.name
+        ):
             App.get_running_app().go("seize", controller=c)  # undone back into the rounds
             return
         if wo is None:
@@ -221,8 +236,13 @@ class WeighOffScreen(GameScreen):
             f"{pieces.get(n, wo['pieces'].get(n, 0) - wo['removed'].get(n, 0))} pieces"
             for n in wo.get("waiting", [])
         )
-        self.result = (f"{' and '.join(wo['winners'])} wins!" if len(wo.get("winners", [])) == 1 else
-                       f"{' and '.join(wo['winners'])} win!" if wo.get("winners") else "")
+        self.result = (
+            f"{' and '.join(wo['winners'])} wins!"
+            if len(wo.get("winners", [])) == 1
+            else f"{' and '.join(wo['winners'])} win!"
+            if wo.get("winners")
+            else ""
+        )
         self._fill_actions(wo)
         self._fill_chart(wo)
         self._fill_bracket(wo)
@@ -257,8 +277,13 @@ class WeighOffScreen(GameScreen):
                     where = f" (pan {pan_name(on)})" if two else ""
                     if on != due:
                         where = f" on pan {pan_name(on)} (pan {pan_name(due)} cannot weigh)"
-                    button = self.action_button({**action, "channel": on}, text=f"Weigh {player}{where}",
-                                                role="primary", key=f"weigh:{player}", height=dp(72))
+                    button = self.action_button(
+                        {**action, "channel": on},
+                        text=f"Weigh {player}{where}",
+                        role="primary",
+                        key=f"weigh:{player}",
+                        height=dp(72),
+                    )
                     button.disabled = not ready
                     box.add_widget(button)
             if player not in seen:
@@ -268,8 +293,12 @@ class WeighOffScreen(GameScreen):
                 typed.add_widget(b)
         if not box.children and not c.summary.over:
             due = any(a.get("type") == "weigh" for a in c.legal)
-            box.add_widget(PLabel(text="The balance cannot weigh now: type the grams below." if due
-                                  else "No weighing to do now.", role="muted"))
+            box.add_widget(
+                PLabel(
+                    text="The balance cannot weigh now: type the grams below." if due else "No weighing to do now.",
+                    role="muted",
+                )
+            )
         self.ids.typed_row.shown = bool(seen)
 
     def _fill_chart(self, wo: Mapping[str, Any]) -> None:
@@ -285,14 +314,22 @@ class WeighOffScreen(GameScreen):
             state = "winner" if name in winners else ("out" if name in out else "in")
             text = reading_text({**reading, "pieces": 0}) if reading else "not weighed"
             pieces = wo.get("pieces", {}).get(name)
-            rows.append({"name": f"{name} ({pieces})" if pieces is not None else name, "value": value,
-                         "spread": spread, "text": text, "state": state})
+            rows.append(
+                {
+                    "name": f"{name} ({pieces})" if pieces is not None else name,
+                    "value": value,
+                    "spread": spread,
+                    "text": text,
+                    "state": state,
+                }
+            )
         self.weighed = sum(1 for r in rows if r["value"] is not None)
         self.chart_rows = rows
         unit = "pips" if self.unit == "pips" else "grams"
         self.ids.chart.title = "Weights"
-        self.ids.chart.plot(interval_chart(rows, unit=f"{unit} (whiskers: {k:.2g} standard uncertainties)")
-                            if self.weighed else None)
+        self.ids.chart.plot(
+            interval_chart(rows, unit=f"{unit} (whiskers: {k:.2g} standard uncertainties)") if self.weighed else None
+        )
         self.ids.weights.text = "   ".join(f"{r['name']}: {r['text']}" for r in rows)
 
     def _fill_bracket(self, wo: Mapping[str, Any]) -> None:
@@ -303,11 +340,19 @@ class WeighOffScreen(GameScreen):
         rows = []
         for r in wo.get("ranking", []):
             value = r.get("value")
-            weight = "-" if value is None else reading_text({"value": value, "uncertainty": r.get("uncertainty") or 0,
-                                                             "unit": r.get("unit", "g")})
+            weight = (
+                "-"
+                if value is None
+                else reading_text(
+                    {"value": value, "uncertainty": r.get("uncertainty") or 0, "unit": r.get("unit", "g")}
+                )
+            )
             rows.append([str(r.get("place") or "-"), r["player"], weight, str(r.get("pieces", ""))])
-        self.ids.ranking.show(["Place", "Player", "Weight", "Pieces"], rows,
-                              marked_rows=[i for i, r in enumerate(wo.get("ranking", [])) if r["player"] in wo.get("winners", [])])
+        self.ids.ranking.show(
+            ["Place", "Player", "Weight", "Pieces"],
+            rows,
+            marked_rows=[i for i, r in enumerate(wo.get("ranking", [])) if r["player"] in wo.get("winners", [])],
+        )
 
     def enter_typed(self, player: str) -> None:
         """Send the typed grams (or pips) for ``player``'s collection."""
@@ -328,5 +373,8 @@ class WeighOffScreen(GameScreen):
         if hw is None:
             return
         self.controller.say("Taring: keep the pan empty and still...", "info")
-        hw.tare(getattr(self, "_channel", 0), lambda _r: self.controller.say("Tared: the pan reads zero.", "info"),
-                lambda exc: self.controller.say(f"Not tared. {exc}", "error"))
+        hw.tare(
+            getattr(self, "_channel", 0),
+            lambda _r: self.controller.say("Tared: the pan reads zero.", "info"),
+            lambda exc: self.controller.say(f"Not tared. {exc}", "error"),
+        )
