@@ -195,9 +195,12 @@ def test_readings_are_timed_by_the_balance_not_by_a_busy_host(fw):
             break
     gaps = [b.t - a.t for a, b in itertools.pairwise(samples)]
     # The board's 12.5 ms (11-14 ms by millis(), as the main loop notices a conversion),
-    # to within the 5 % the clock may slew; never a burst.
-    assert [round(g, 4) for g in gaps if not 0.009 <= g <= 0.017] == []
-    assert 0.46 <= samples[-1].t - samples[0].t <= 0.52
+    # to within the 5 % the clock may slew; never a burst. A line lost while the host was
+    # away (a full serial buffer on a loaded machine) leaves a gap of whole periods.
+    periods = [max(1, round(g / 0.0125)) for g in gaps]
+    assert [round(g, 4) for g, k in zip(gaps, periods) if not 0.009 * k <= g <= 0.017 * k] == []
+    assert sum(periods) - len(periods) <= 2, "more than two lines lost"
+    assert 0.94 * 0.0125 * sum(periods) <= samples[-1].t - samples[0].t <= 1.06 * 0.0125 * sum(periods)
 
 
 def test_a_port_where_nothing_answers_is_not_a_balance():
