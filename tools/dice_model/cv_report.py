@@ -1,10 +1,13 @@
 """Cross-validated accuracy: score the held-out readings written by train.py --folds.
 
-    python tools/dice_model/cv_report.py --dataset DIR /tmp/cv0 /tmp/cv1 /tmp/cv2 ...
+    python tools/dice_model/cv_report.py --dataset DIR [DIR ...] -- RUN [RUN ...]
 
 Each folder holds ``predictions.jsonl`` (the readings of the photos its networks never
-saw). Prints the figures per source and overall, and, for calibration, how often dice
-read with each band of confidence were right.
+saw). Prints the figures per source and overall (the full confusion, and the headline
+rows: missed, read confidently, confident reads wrong, confident phantoms), and how often
+dice read with each band of confidence were right. ``calibrate.py`` gives the figures
+with the confidence calibrated per source; this script scores the readings as the reader
+made them (or, with ``--reread``, as the reader makes them now, with any settings).
 
 With ``--reread --reframe pad:2`` each held-out photo is first placed in the middle of a
 table twice its width and height (its dice keep their pixels, so they are half as large
@@ -28,11 +31,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from companion.vision.evaluate import (  # noqa: E402
+    HEADLINE_HEADER,
     ImageResult,
     Label,
     LabelledImage,
     Reading,
     format_scores,
+    headline_row,
     load_labels,
     match,
     score_by_group,
@@ -42,7 +47,7 @@ from companion.vision.reader import DiceReader, ReaderSettings  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dataset", type=Path, required=True)
+    ap.add_argument("--dataset", type=Path, nargs="+", required=True)
     ap.add_argument("--unsure-below", type=float, default=None,
                     help="re-flag dice with this threshold instead of the one used when reading")
     ap.add_argument("--reread", action="store_true",
@@ -60,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="also list every photo not read all right: dice misread, missed and extra")
     ap.add_argument("folders", type=Path, nargs="+")
     args = ap.parse_args(argv)
-    labels = {Path(lab.image).name: lab for lab in load_labels(args.dataset)}
+    labels = {Path(lab.image).name: lab for d in args.dataset for lab in load_labels(d)}
+    folders = {Path(lab.image).name: d for d in args.dataset for lab in load_labels(d)}
     results, confs = [], []
     settings = ReaderSettings()
     if args.face_views is not None:
@@ -79,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
             rec = json.loads(line)
             lab = labels[rec["image"]]
             if reader is not None:
-                image = cv2.imread(str(args.dataset / lab.image))
+                image = cv2.imread(str(folders[rec["image"]] / lab.image))
                 if args.reframe:
                     image, lab = reframe(image, lab, *args.reframe)
                 rec = {"image": rec["image"], **reader.read(image).to_json()}
@@ -92,9 +98,13 @@ def main(argv: list[str] | None = None) -> int:
             if args.errors and not r.all_right:
                 print(describe_errors(r))
             confs.extend((c, t == v) for t, v, _, c in r.pairs)
-    for name, s in score_by_group(results).items():
+    groups = score_by_group(results)
+    for name, s in groups.items():
         print(format_scores(name, s))
         print()
+    print(HEADLINE_HEADER + "\n|---|---|---|---|---|---|---|")
+    for name, s in groups.items():
+        print(headline_row(name, s))
     print(f"{len(results)} photos scored from {len(args.folders)} folds")
     print("calibration: confidence band, matched dice, share read right")
     c = np.array([x for x, _ in confs])
