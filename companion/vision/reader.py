@@ -230,8 +230,9 @@ class DiceReader:
 
     def find_all(self, image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """:meth:`find` at ``scale`` and, with ``coarse_look``, at that scale times it too
-        (large dice); spots of the coarse look within a die found at ``scale`` are the same
-        die and dropped."""
+        (large dice); a spot of the coarse look near one of about its size found at
+        ``scale`` is the same die and dropped (a much smaller spot inside it, such as a pip,
+        is left for :func:`resolve_overlaps` to judge once the faces are read)."""
         base = finder_scale(*image.shape[:2]) if scale is None else scale
         centres, sizes, scores = self.find(image, base)
         f = self.settings.coarse_look
@@ -243,8 +244,9 @@ class DiceReader:
         if len(centres):
             # the same die seen at both scales (centres within the duplicate distance)
             d = np.hypot(*(c2[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-            reach = self.settings.duplicate_within * np.maximum(s2.mean(1)[:, None], sizes.mean(1)[None, :])
-            new = ~(d <= reach).any(1)
+            m2, m1 = s2.mean(1)[:, None], sizes.mean(1)[None, :]
+            same = (d <= self.settings.duplicate_within * np.maximum(m2, m1)) & (m1 >= 0.67 * m2) & (m1 <= 1.5 * m2)
+            new = ~same.any(1)
             c2, s2, sc2 = c2[new], s2[new], sc2[new]
         return (np.concatenate([centres, c2]), np.concatenate([sizes, s2]), np.concatenate([scores, sc2]))
 

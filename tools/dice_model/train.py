@@ -380,6 +380,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--holdout-source", help="leave out every photo of this source (file name prefix, e.g. gr)")
     ap.add_argument("--folds", type=int, default=0)
     ap.add_argument("--fold", type=int, default=0)
+    ap.add_argument("--predict-only", action="store_true",
+                    help="train nothing: read the held-out photos again with the networks in --out "
+                         "(after a change to the reader) and write predictions.jsonl")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
@@ -388,6 +391,10 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
 
     real, test = split(load_reals(args.dataset), args.holdout_source, args.folds, args.fold)
+    if args.predict_only:
+        write_predictions(args.out, test)
+        log.info("wrote %s", args.out / "predictions.jsonl")
+        return 0
     syn = load_synthetic(args.synthetic, 100_000, args.cache)
     pics = real + syn
     # half of the finder's pictures are real photos, half renders; each source of photos
