@@ -96,7 +96,7 @@ class ReaderSettings:
     second_opinion: bool = True
     second_opinion_scales: tuple[float, ...] = (0.87, 1.15)
     rescale: bool = True
-    finder_band: tuple[float, float] = (16.0, 48.0)
+    finder_band: tuple[float, float] = (16.0, 120.0)
     finder_max_side: int = 1280
 
 

@@ -172,7 +172,7 @@ def _layout(rng: np.random.Generator, n: int, region: np.ndarray, sizes: np.ndar
 def render_scene(
     seed: int, width: int = 640, height: int = 480, n_dice: int | None = None,
     die_px: tuple[float, float] = (26.0, 80.0), tilt: tuple[float, float] = (0.0, 0.18), *,
-    variety: bool = False,
+    variety: bool = False, layout: str | None = None,
 ) -> Scene:
     """Render a random scene of dice (see the module doc).
 
@@ -180,8 +180,12 @@ def render_scene(
     of die sizes in output pixels at the middle of the table; ``tilt`` the range of the
     camera's lean from straight down (0) towards the table (0.18: about 20 degrees; ignored
     with ``variety``, which takes any angle down to 35 degrees above the table).
+    ``layout`` sets how the dice lie: "scatter", "pile" (touching, as a reveal of many
+    dice) or "rows" (default: scattered, or any with ``variety``).
     Deterministic: the same arguments give the same picture and labels.
     """
+    if layout not in (None, "scatter", "pile", "rows"):
+        raise ValueError(f"unknown layout {layout!r}: scatter, pile or rows")
     rng = np.random.default_rng(seed)
     target_px = math.exp(rng.uniform(math.log(die_px[0]), math.log(die_px[1])))
     # small dice are drawn larger and shrunk, so their pips keep smooth edges
@@ -283,6 +287,7 @@ def render_scene(
     how = "scatter"
     if variety:
         how = str(rng.choice(["scatter", "pile", "rows"], p=[0.45, 0.4, 0.15]))
+    how = layout or how
     sizes = rng.uniform(0.9, 1.1, max(n, 1))
     if variety and rng.random() < 0.2:
         sizes = rng.uniform(0.65, 1.35, max(n, 1))

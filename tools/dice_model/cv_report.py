@@ -42,7 +42,7 @@ from companion.vision.evaluate import (  # noqa: E402
     match,
     score_by_group,
 )
-from companion.vision.reader import DiceReader, ReaderSettings  # noqa: E402
+from companion.vision.reader import CALIBRATION_FILE, Calibration, DiceReader, ReaderSettings  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,6 +59,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --reread: ask the second face reader about doubtful dice (default: the app's)")
     ap.add_argument("--rescale", action=argparse.BooleanOptionalAction, default=None,
                     help="with --reread: look again at dice too small or large for the finder (default: the app's)")
+    ap.add_argument("--auto-tray", action="store_true",
+                    help="with --reread: drop dice outside the tray found holding the dice (ReaderSettings.auto_tray)")
+    ap.add_argument("--unsure-from", type=Path, metavar="MODELS",
+                    help="with --reread: use the calibration in MODELS/dice_calibration.json (default: each run's own)")
     ap.add_argument("--reframe", type=_reframe_arg, metavar="pad:F|zoom:F",
                     help="with --reread: read each photo on a larger table or cut to its dice (see above)")
     ap.add_argument("--errors", action="store_true",
@@ -77,10 +81,14 @@ def main(argv: list[str] | None = None) -> int:
         settings = replace(settings, second_opinion=args.second_opinion)
     if args.rescale is not None:
         settings = replace(settings, rescale=args.rescale)
+    if args.auto_tray:
+        settings = replace(settings, auto_tray=True)
     if args.reframe and not args.reread:
         ap.error("--reframe needs --reread")
     for folder in args.folders:
         reader = DiceReader(folder, settings) if args.reread else None
+        if reader is not None and args.unsure_from is not None:
+            reader.calibration = Calibration.load(args.unsure_from / CALIBRATION_FILE)
         for line in (folder / "predictions.jsonl").read_text().splitlines():
             rec = json.loads(line)
             lab = labels[rec["image"]]
