@@ -153,7 +153,7 @@ class Calibration:
         logp = np.log(np.clip(probs, 1e-9, 1.0)) / self.temperature
         logp -= logp.max(1, keepdims=True)
         p = np.exp(logp)
-        return (p / p.sum(1, keepdims=True)).astype(np.float32)
+        return np.asarray(p / p.sum(1, keepdims=True), np.float32)
 
     @classmethod
     def load(cls, path: Path) -> Calibration:
@@ -256,7 +256,7 @@ class DiceReader:
             return np.zeros((0, self.n_classes), np.float32)
         crops = np.stack([
             normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
-            for c, s in zip(centres, sizes)
+            for c, s in zip(centres, sizes, strict=True)
         ])
         probs = self._face_probs(self._faces, crops)
         views = max(1, min(4, self.settings.face_views))
@@ -287,7 +287,7 @@ class DiceReader:
             logits = net.forward().reshape(len(crops), -1)
         logits = logits - logits.max(1, keepdims=True)
         p = np.exp(logits)
-        return (p / p.sum(1, keepdims=True)).astype(np.float32)
+        return np.asarray(p / p.sum(1, keepdims=True), np.float32)
 
     def candidates(self, frame: np.ndarray) -> Candidates:
         """Every spot the finder marked in ``frame`` and the face reader's raw probabilities,
@@ -315,7 +315,7 @@ class DiceReader:
     def decide(self, cand: Candidates, width: int, height: int, tray: Tray | None = None) -> DiceDetections:
         """The dice among ``cand`` (see :meth:`candidates`) of a ``width`` x ``height`` frame
         (:func:`decide_dice` with this reader's settings and calibration)."""
-        return decide_dice(cand, width, height, self.settings, self.calibration, tray,
+        return decide_dice(cand, width, height, self.settings, self.calibration, tray=tray,
                            unsure_below=self.unsure_below)
 
     def _best_look(self, image: np.ndarray) -> Candidates:
@@ -349,7 +349,7 @@ class DiceReader:
         return cand, look
 
 
-def decide_dice(cand: Candidates, width: int, height: int, settings: ReaderSettings, calibration: Calibration,
+def decide_dice(cand: Candidates, width: int, height: int, settings: ReaderSettings, calibration: Calibration, *,
                 tray: Tray | None = None, unsure_below: float | None = None) -> DiceDetections:
     """The dice among ``cand`` of a ``width`` x ``height`` frame: spots that are not dice and
     dice outside ``tray`` dropped, one die per spot, confidences calibrated, unsure and
@@ -479,7 +479,7 @@ def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second
             got = tuple(net.forward().shape)
         except cv2.error:
             got = None
-        if got is None or not any(got in (want, want + (1, 1)) for want in wants):
+        if got is None or not any(got in (want, (*want, 1, 1)) for want in wants):
             raise VisionError(f"{folder / name} is not {what} for this Purser (it gives {got} where "
                               f"{wants[0]} was expected); retrain it or use the shipped models")
         if name != FINDER_FILE:

@@ -122,16 +122,17 @@ def _layout(rng: np.random.Generator, n: int, region: np.ndarray, sizes: np.ndar
         size = float(sizes[i])
         for _attempt in range(30):
             yaw = rng.uniform(0, math.pi / 2)
+            a: float
             if how == "pile" and placed:
                 j = int(rng.integers(len(placed)))
                 other = placed[j]
                 if rng.random() < 0.5:  # face to face with a neighbour
                     yaw = other.yaw + rng.normal(0, 0.06)
                     a = other.yaw + math.pi / 2 * rng.integers(4) + rng.normal(0, 0.15)
-                    d = (size + other.size) / 2 * rng.uniform(1.0, 1.08)
+                    d = float((size + other.size) / 2 * rng.uniform(1.0, 1.08))
                 else:
                     a = rng.uniform(0, 2 * math.pi)
-                    d = (size + other.size) / 2 * rng.uniform(1.0, 1.45)
+                    d = float((size + other.size) / 2 * rng.uniform(1.0, 1.45))
                 xy = np.array(other.xy) + d * np.array([math.cos(a), math.sin(a)])
             elif how == "rows" and placed:
                 prev = placed[-1]
@@ -212,8 +213,8 @@ def render_scene(
     roll = rng.uniform(0, 360) if elevation > 75 else rng.normal(0, 12)
     camera = Camera.looking_at(np.zeros(3), elevation, rng.uniform(0, 360), roll, distance, focal, (big_w, big_h))
     table_xy = camera.table_coords()
-    view = np.linalg.inv(camera.table_homography())
-    corners = np.array([[0, 0, 1], [big_w, 0, 1], [big_w, big_h, 1], [0, big_h, 1]], float) @ view.T
+    to_table = np.linalg.inv(camera.table_homography())
+    corners = np.array([[0, 0, 1], [big_w, 0, 1], [big_w, big_h, 1], [0, big_h, 1]], float) @ to_table.T
     view_poly = corners[:, :2] / corners[:, 2:3]
     # the table
     surfaces = SURFACES if variety else ("plain", "plain", "wood", "felt", "paper", "cloth")
@@ -221,10 +222,10 @@ def render_scene(
     img = paint_surface(tile, span, table_xy, rng.uniform(0, 2 * math.pi))
     shadow = np.zeros((big_h, big_w), np.float32)
     region = shrink(view_poly, 0.6)
-    view = None
+    view: tuple[float, float, float] | None = None
     if layout_kind == "round":
         view = round_view(rng, big_w, big_h)
-        ring = np.column_stack([circle(*view), np.ones(48)]) @ np.linalg.inv(camera.table_homography()).T
+        ring = np.column_stack([circle(*view), np.ones(48)]) @ to_table.T
         region = shrink(ring[:, :2] / ring[:, 2:3], 1.0)
     tray_px = None
     after_dice: list[tuple[np.ndarray, np.ndarray]] = []
@@ -305,8 +306,9 @@ def render_scene(
         fill(shadow, polygon_px(camera, hull), (1.0,))
         fill(shadow, polygon_px(camera, d.footprint() * 1.08 - np.array(d.xy) * 0.08), (1.3,))
     soft = max(1.0, px_per_die * rng.uniform(0.03, 0.15))
-    half = cv2.resize(shadow, (big_w // 2, big_h // 2), interpolation=cv2.INTER_AREA)
-    shadow = cv2.resize(cv2.GaussianBlur(half, (0, 0), soft / 2), (big_w, big_h), interpolation=cv2.INTER_LINEAR)
+    half_res = cv2.resize(shadow, (big_w // 2, big_h // 2), interpolation=cv2.INTER_AREA)
+    shadow = np.asarray(cv2.resize(cv2.GaussianBlur(half_res, (0, 0), soft / 2), (big_w, big_h),
+                                   interpolation=cv2.INTER_LINEAR), np.float32)
     img *= (1.0 - rng.uniform(0.15, 0.55) * np.clip(shadow, 0, 1.3) / 1.3)[..., None]
     if variety and rng.random() < 0.2:  # glare of a lamp on a shiny table
         gx, gy = rng.uniform(0, 1, 2)

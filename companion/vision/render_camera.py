@@ -51,7 +51,7 @@ class Camera:
 
     def depth(self, points: np.ndarray) -> np.ndarray:
         """Distance along the line of sight of world points (N, 3)."""
-        return (np.asarray(points, float).reshape(-1, 3) - self.position) @ self.axes[2]
+        return np.asarray((np.asarray(points, float).reshape(-1, 3) - self.position) @ self.axes[2])
 
     def faces_camera(self, point: np.ndarray, normal: np.ndarray) -> float:
         """Cosine between a surface ``normal`` at ``point`` and the direction to the camera."""
@@ -62,7 +62,7 @@ class Camera:
         """The 3x3 map from table coordinates (x, y) (z = 0) to pixels."""
         k = np.array([[self.focal, 0, self.centre[0]], [0, self.focal, self.centre[1]], [0, 0, 1]])
         rt = np.column_stack([self.axes[:, 0], self.axes[:, 1], -self.axes @ self.position])
-        return k @ rt
+        return np.asarray(k @ rt)
 
     def table_coords(self) -> np.ndarray:
         """Table coordinates (h, w, 2) float32 seen at each pixel centre."""

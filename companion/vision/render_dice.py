@@ -224,7 +224,7 @@ class PlacedDie:
             rot = np.eye(3) + math.sin(self.lean) * k + (1 - math.cos(self.lean)) * (k @ k)
             pts = pts @ rot.T
             pts[:, 2] -= pts[:, 2].min()
-        return pts + np.array([self.xy[0], self.xy[1], self.base])
+        return np.asarray(pts + np.array([self.xy[0], self.xy[1], self.base]))
 
     def footprint(self) -> np.ndarray:
         """The table-plane outline (4, 2) the die covers (its bottom face, or more if it leans)."""
@@ -241,7 +241,7 @@ FACES = (("top", (4, 5, 6, 7)), ("bottom", (3, 2, 1, 0)), ("side", (0, 1, 5, 4))
 
 def _normal(quad: np.ndarray) -> np.ndarray:
     n = np.cross(quad[1] - quad[0], quad[3] - quad[0])
-    return n / (np.linalg.norm(n) + 1e-12)
+    return np.asarray(n / (np.linalg.norm(n) + 1e-12))
 
 
 def draw_die(rng: np.random.Generator, img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera,

@@ -9,6 +9,7 @@ polygons on the table, projected by the camera.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import cv2
 import numpy as np
@@ -47,6 +48,7 @@ def _colour(rng: np.random.Generator, palette: tuple[tuple[int, int, int], ...],
 def make_tile(rng: np.random.Generator, kind: str) -> tuple[np.ndarray, float]:
     """A seamless BGR float32 tile of a surface ``kind`` and how many die sides it spans."""
     s = TILE_PX
+    tile: np.ndarray
     if kind == "felt":
         base = _colour(rng, _FELT, 25)
         n = periodic_noise(rng, s, 0.6)
@@ -89,7 +91,8 @@ def make_tile(rng: np.random.Generator, kind: str) -> tuple[np.ndarray, float]:
                 cv2.circle(tile, (round(x * 16), round(y * 16)), rr, colour.tolist(), -1, cv2.LINE_AA, 4)
         return tile, rng.uniform(2, 6)
     if kind == "paper":
-        tile = np.full((s, s, 3), rng.uniform(200, 250), np.float32) + rng.uniform(-10, 10, 3).astype(np.float32)
+        paper = np.full((s, s, 3), rng.uniform(200, 250), np.float32)
+        tile = paper + rng.uniform(-10, 10, 3).astype(np.float32)
         line = rng.uniform(60, 180, 3).tolist()
         step = int(rng.choice([16, 32, 64]))
         if rng.random() < 0.7:
@@ -128,10 +131,10 @@ def make_tile(rng: np.random.Generator, kind: str) -> tuple[np.ndarray, float]:
                     cv2.circle(tile, (x, y), r, colour, -1, cv2.LINE_AA)
         return tile, rng.uniform(3, 16)
     if kind == "stone":
-        base = rng.uniform(60, 230)
+        grey = rng.uniform(60, 230)
         n = periodic_noise(rng, s, 1.5)
         veins = np.abs(np.sin(n * rng.uniform(2, 5))) ** 0.2
-        tile = np.full((s, s, 3), base, np.float32) * (0.85 + 0.15 * veins) + periodic_noise(rng, s, 0.5) * 4
+        tile = np.full((s, s, 3), grey, np.float32) * (0.85 + 0.15 * veins) + periodic_noise(rng, s, 0.5) * 4
         return tile + rng.uniform(-15, 15, 3).astype(np.float32), rng.uniform(6, 20)
     # plain: a painted table or plastic tray floor
     base = rng.uniform(60, 245, 3) if rng.random() < 0.5 else np.full(3, rng.uniform(150, 245)) + rng.uniform(
@@ -221,11 +224,11 @@ def tray_outline(rng: np.random.Generator, centre: np.ndarray, half: float) -> n
         out = np.array(pts)
     else:
         n = int(rng.choice([6, 8])) if shape == 1 else 40
-        a = np.linspace(0, 2 * np.pi, n, endpoint=False) + rng.uniform(0, np.pi)
-        out = np.column_stack([np.cos(a), np.sin(a)]) * half
+        angles = np.linspace(0, 2 * np.pi, n, endpoint=False) + rng.uniform(0, np.pi)
+        out = np.column_stack([np.cos(angles), np.sin(angles)]) * half
     turn = rng.uniform(0, 2 * np.pi)
     rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
-    return out @ rot.T + centre
+    return np.asarray(out @ rot.T + centre)
 
 
 def inside(poly: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -239,7 +242,7 @@ def shrink(poly: np.ndarray, by: float) -> np.ndarray:
     c = poly.mean(0)
     d = poly - c
     r = np.linalg.norm(d, axis=1, keepdims=True)
-    return c + d * np.maximum(r - by, 0.05) / np.maximum(r, 1e-9)
+    return np.asarray(c + d * np.maximum(r - by, 0.05) / np.maximum(r, 1e-9))
 
 
 def draw_distractor(rng: np.random.Generator, img: np.ndarray, camera: Camera, where: np.ndarray,
@@ -270,14 +273,15 @@ def draw_distractor(rng: np.random.Generator, img: np.ndarray, camera: Camera, w
     if kind in ("card", "domino"):
         if kind == "card":
             hw, hh = rng.uniform(1.2, 2.2), rng.uniform(1.8, 3.2)
-            face = np.array(rng.choice([[245, 245, 245], rng.uniform(30, 240, 3)]), float)
+            options: Any = [[245, 245, 245], rng.uniform(30, 240, 3)]
+            face = np.array(rng.choice(options), float)
         else:
             hw, hh = rng.uniform(0.45, 0.6), rng.uniform(0.9, 1.2)
             face = np.array([240.0, 240, 235]) if rng.random() < 0.6 else np.array([25.0, 25, 25])
         rect = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
         fill(shadow, place(rect * 1.02 + 0.05), (0.8,))
         fill(img, place(rect, 0.02), face)
-        ink = 255.0 - face if kind == "domino" or rng.random() < 0.5 else rng.uniform(0, 255, 3)
+        ink: Any = 255.0 - face if kind == "domino" or rng.random() < 0.5 else rng.uniform(0, 255, 3)
         if kind == "domino" or rng.random() < 0.6:
             # pips printed in rows: a playing card's or a domino's, never a die's top face alone
             halves = ((-hh / 2, hh / 2 - 0.05), (hh / 2, hh / 2 - 0.05)) if kind == "domino" else ((0.0, hh * 0.8),)

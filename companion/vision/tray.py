@@ -182,8 +182,8 @@ def _clusters(feats: np.ndarray, k: int) -> np.ndarray:
     z = ((feats - feats.mean(0)) / spread).astype(np.float32)
     cv2.setRNGSeed(12345)
     crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.05)
-    _, labels, _ = cv2.kmeans(z, k, None, crit, 1, cv2.KMEANS_PP_CENTERS)
-    return labels.ravel()
+    _, labels, _ = cv2.kmeans(z, k, None, crit, 1, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+    return np.asarray(labels).ravel()
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -193,23 +193,22 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     outside[1:-1, 1:-1] = mask
     flood = outside.copy()
     cv2.floodFill(flood, None, (0, 0), 2)
-    return (flood[1:-1, 1:-1] != 2).astype(np.uint8)
+    return np.asarray(flood[1:-1, 1:-1] != 2, np.uint8)
 
 
 def _grow_from_edge(mask: np.ndarray) -> np.ndarray:
     """The part of ``mask`` connected to the frame's edge (empty when it does not reach it)."""
-    n, comp = cv2.connectedComponents(mask, connectivity=4)
+    comp = cv2.connectedComponents(mask, connectivity=4)[1]
     edge = set(np.unique(np.concatenate([comp[0], comp[-1], comp[:, 0], comp[:, -1]]))) - {0}
     return np.isin(comp, list(edge)).astype(np.uint8) if edge else np.zeros_like(mask)
 
 
 def _tray_score(region: np.ndarray, lab: np.ndarray) -> tuple[float, np.ndarray] | None:
     """(score, convex hull in small-frame pixels) for a candidate tray region, or None."""
-    h, w = region.shape
     share = float(region.mean())
     if not TRAY_SHARE[0] <= share <= TRAY_SHARE[1]:
         return None
-    n, comp, stats, _ = cv2.connectedComponentsWithStats(region, connectivity=4)
+    n = cv2.connectedComponents(region, connectivity=4)[0]
     if n != 2:  # the tray is one piece
         return None
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

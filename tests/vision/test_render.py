@@ -29,7 +29,7 @@ def test_labels_lie_inside_the_picture(n):
     for die in scene.dice:
         x, y, w, h = die.box
         assert 1 <= die.value <= 6
-        assert 0 <= x and 0 <= y and x + w <= 320 + 1e-3 and y + h <= 240 + 1e-3
+        assert x >= 0 and y >= 0 and x + w <= 320 + 1e-3 and y + h <= 240 + 1e-3
         assert 10 <= w <= 60 and 10 <= h <= 60
 
 

@@ -32,7 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from companion.vision.evaluate import (  # noqa: E402
+from companion.vision.evaluate import (
     HEADLINE_HEADER,
     ImageResult,
     LabelledImage,
@@ -43,7 +43,7 @@ from companion.vision.evaluate import (  # noqa: E402
     match,
     score,
 )
-from companion.vision.reader import (  # noqa: E402
+from companion.vision.reader import (
     CALIBRATION_FILE,
     Calibration,
     Candidates,
@@ -109,7 +109,7 @@ def fit_temperature(helds: list[Held], labels: dict[str, LabelledImage], setting
         c = h.cand.take(keep)
         lo, hi = c.centres - c.sizes / 2, c.centres + c.sizes / 2
         readings = [Reading(1, (float(a[0]), float(a[1]), float(b[0] - a[0]), float(b[1] - a[1]))) for a, b in
-                    zip(lo, hi)]
+                    zip(lo, hi, strict=True)]
         lab = labels[h.image]
         # pair labels with candidates by the same matching as the scores
         res = match(lab, [replace(r, value=k + 1) for k, r in enumerate(readings)])
@@ -129,7 +129,7 @@ def fit_temperature(helds: list[Held], labels: dict[str, LabelledImage], setting
     return best
 
 
-def choose_threshold(helds: list[Held], labels: dict[str, LabelledImage], settings: ReaderSettings,
+def choose_threshold(helds: list[Held], labels: dict[str, LabelledImage], settings: ReaderSettings, *,
                      temperature: float, max_wrong: float, max_phantoms: float) -> float:
     """The lowest unsure threshold meeting both limits on every source of ``helds``."""
     sources = sorted({h.source for h in helds})
@@ -147,11 +147,13 @@ def choose_threshold(helds: list[Held], labels: dict[str, LabelledImage], settin
     return float(grid[-1])
 
 
-def fit(helds: list[Held], labels: dict[str, LabelledImage], settings: ReaderSettings, max_wrong: float,
+def fit(helds: list[Held], labels: dict[str, LabelledImage], settings: ReaderSettings, *, max_wrong: float,
         max_phantoms: float, note: str) -> Calibration:
     """Temperature, then threshold, on ``helds``."""
     t = fit_temperature(helds, labels, settings)
-    return Calibration(t, choose_threshold(helds, labels, settings, t, max_wrong, max_phantoms), note)
+    threshold = choose_threshold(helds, labels, settings, temperature=t, max_wrong=max_wrong,
+                                 max_phantoms=max_phantoms)
+    return Calibration(t, threshold, note)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     print("Calibration per source, fitted on the unseen readings of the other sources only:")
     for src in sources:
         others = [h for h in unseen if h.source != src]
-        cal = fit(others, labels, settings, args.max_wrong, args.max_phantoms, f"fitted without {src}")
+        cal = fit(others, labels, settings, max_wrong=args.max_wrong, max_phantoms=args.max_phantoms,
+                  note=f"fitted without {src}")
         print(f"  {src}: temperature {cal.temperature:.3f}, unsure below {cal.unsure_below:.3f} "
               f"(fitted on {sorted({h.source for h in others})}, {len(others)} photos)")
         for why in ("unseen", "fold"):
@@ -193,8 +196,8 @@ def main(argv: list[str] | None = None) -> int:
         for src, s in rows[why]:
             print(headline_row(src, s))
     if args.write:
-        cal = fit(unseen, labels, settings, args.max_wrong, args.max_phantoms,
-                  f"fitted on the unseen-source readings of {sorted({h.source for h in unseen})} "
+        cal = fit(unseen, labels, settings, max_wrong=args.max_wrong, max_phantoms=args.max_phantoms,
+                  note=f"fitted on the unseen-source readings of {sorted({h.source for h in unseen})} "
                   f"({len(unseen)} photos; runs {sorted({h.run for h in unseen})})")
         args.write.mkdir(parents=True, exist_ok=True)
         (args.write / CALIBRATION_FILE).write_text(json.dumps(

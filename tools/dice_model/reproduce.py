@@ -44,11 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     for source, fold in RUNS:
         out = args.work / f"loso-{source}"
         if not (out / "predictions.jsonl").exists():
-            jobs.append((train + ["--out", str(out), "--holdout-source", source, "--folds", "3", "--fold", str(fold)],
+            jobs.append(([*train, "--out", str(out), "--holdout-source", source, "--folds", "3", "--fold", str(fold)],
                          args.work / f"loso-{source}.log"))
     final = args.work / "final"
     if not (final / "dice_faces.onnx").exists():
-        jobs.append((train + ["--out", str(final)], args.work / "final.log"))
+        jobs.append(([*train, "--out", str(final)], args.work / "final.log"))
     if jobs:
         # the first run renders the scenes into the cache; the others wait for it
         _run([jobs[0]], 1)
