@@ -41,8 +41,10 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     reader = DiceReader(args.models)
-    scenes = [render_scene(700_000 + i, 640, 640, n_dice=args.dice, die_px=(30.0, 50.0), variety=True,
-                           layout="pile") for i in range(args.frames)]
+    scenes = [
+        render_scene(700_000 + i, 640, 640, n_dice=args.dice, die_px=(30.0, 50.0), variety=True, layout="pile")
+        for i in range(args.frames)
+    ]
     reader.read(scenes[0].image)  # warm up
     ms, count_err, labelled, found = [], [], [], []
     right_sure = wrong_sure = unsure = unreadable = missed = extra = 0
@@ -66,14 +68,20 @@ def main() -> int:
         extra += sum(1 for _ in res.extra)
     readable = sum(sum(d.readable for d in s.dice) for s in scenes)
     print(f"command: python {' '.join(sys.argv)}")
-    print(f"input: {args.frames} rendered 640x640 piles, {np.mean(labelled):.1f} dice labelled per frame "
-          f"(median {np.median(labelled):.0f}), cv2 threads {cv2.getNumThreads()}")
+    print(
+        f"input: {args.frames} rendered 640x640 piles, {np.mean(labelled):.1f} dice labelled per frame "
+        f"(median {np.median(labelled):.0f}), cv2 threads {cv2.getNumThreads()}"
+    )
     print(f"read_dice median {np.median(ms):.1f} ms, p90 {np.percentile(ms, 90):.1f} ms, max {max(ms):.1f} ms")
-    print(f"count: found - labelled per frame: median {np.median(count_err):+.0f}, "
-          f"mean |error| {np.mean(np.abs(count_err)):.2f}, exact in {sum(e == 0 for e in count_err)} of {len(scenes)}")
-    print(f"readable dice {readable}: right and sure {right_sure}, wrong and sure {wrong_sure}, "
-          f"flagged unsure {unsure}, missed {missed}; other spots read as dice {extra}; "
-          f"dice reported as could-not-be-read {unreadable}")
+    print(
+        f"count: found - labelled per frame: median {np.median(count_err):+.0f}, "
+        f"mean |error| {np.mean(np.abs(count_err)):.2f}, exact in {sum(e == 0 for e in count_err)} of {len(scenes)}"
+    )
+    print(
+        f"readable dice {readable}: right and sure {right_sure}, wrong and sure {wrong_sure}, "
+        f"flagged unsure {unsure}, missed {missed}; other spots read as dice {extra}; "
+        f"dice reported as could-not-be-read {unreadable}"
+    )
     return 0
 
 

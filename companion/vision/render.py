@@ -110,8 +110,9 @@ def _squares_overlap(a: np.ndarray, b: np.ndarray) -> bool:
     return True
 
 
-def _layout(rng: np.random.Generator, n: int, region: np.ndarray, sizes: np.ndarray, how: str,
-            variety: bool) -> list[PlacedDie]:
+def _layout(
+    rng: np.random.Generator, n: int, region: np.ndarray, sizes: np.ndarray, *, how: str, variety: bool
+) -> list[PlacedDie]:
     """Place up to ``n`` dice of ``sizes`` with centres inside the table polygon ``region``:
     scattered, in a pile of touching dice, or in rows (each table's reveal)."""
     placed: list[PlacedDie] = []
@@ -137,7 +138,7 @@ def _layout(rng: np.random.Generator, n: int, region: np.ndarray, sizes: np.ndar
             elif how == "rows" and placed:
                 prev = placed[-1]
                 step = (size + prev.size) / 2 * rng.uniform(1.05, 1.6)
-                xy = np.array(prev.xy) + (step, rng.normal(0, 0.15))
+                xy = np.array(prev.xy) + np.array([step, rng.normal(0, 0.15)])
                 if not inside(region, xy[None])[0]:
                     xy = np.array([lo[0] + rng.uniform(0, 1) * size, prev.xy[1] + rng.uniform(1.3, 2.0) * size])
             elif how == "pile":
@@ -149,8 +150,15 @@ def _layout(rng: np.random.Generator, n: int, region: np.ndarray, sizes: np.ndar
             lean = 0.0
             if variety and how == "pile" and rng.random() < 0.06:
                 lean = math.radians(rng.uniform(8, 40))
-            die = PlacedDie((float(xy[0]), float(xy[1])), size, float(yaw), int(rng.integers(1, 7)),
-                            look=0, lean=lean, lean_dir=float(rng.uniform(0, 2 * math.pi)))
+            die = PlacedDie(
+                (float(xy[0]), float(xy[1])),
+                size,
+                float(yaw),
+                int(rng.integers(1, 7)),
+                look=0,
+                lean=lean,
+                lean_dir=float(rng.uniform(0, 2 * math.pi)),
+            )
             fp = die.footprint() * 0.99 + np.array(xy) * 0.01  # touching is allowed
             if any(_squares_overlap(fp, q) for q in prints):
                 continue
@@ -164,16 +172,29 @@ def _layout(rng: np.random.Generator, n: int, region: np.ndarray, sizes: np.ndar
             if base.lean or base.base:
                 continue
             off = rng.uniform(-0.3, 0.3, 2) * base.size
-            placed.append(PlacedDie((base.xy[0] + off[0], base.xy[1] + off[1]), base.size * rng.uniform(0.9, 1.05),
-                                    float(rng.uniform(0, math.pi / 2)), int(rng.integers(1, 7)), look=0,
-                                    base=base.size))
+            placed.append(
+                PlacedDie(
+                    (base.xy[0] + off[0], base.xy[1] + off[1]),
+                    base.size * rng.uniform(0.9, 1.05),
+                    float(rng.uniform(0, math.pi / 2)),
+                    int(rng.integers(1, 7)),
+                    look=0,
+                    base=base.size,
+                )
+            )
     return placed
 
 
-def render_scene(
-    seed: int, width: int = 640, height: int = 480, n_dice: int | None = None,
-    die_px: tuple[float, float] = (26.0, 80.0), tilt: tuple[float, float] = (0.0, 0.18), *,
-    variety: bool = False, layout: str | None = None,
+def render_scene(  # noqa: PLR0917 (the simulated camera's positional arguments)
+    seed: int,
+    width: int = 640,
+    height: int = 480,
+    n_dice: int | None = None,
+    die_px: tuple[float, float] = (26.0, 80.0),
+    tilt: tuple[float, float] = (0.0, 0.18),
+    *,
+    variety: bool = False,
+    layout: str | None = None,
 ) -> Scene:
     """Render a random scene of dice (see the module doc).
 
@@ -200,8 +221,9 @@ def render_scene(
         if layout_kind == "round":
             elevation = rng.uniform(80, 90)
         else:
-            elevation = float(rng.choice([rng.uniform(78, 90), rng.uniform(58, 78), rng.uniform(35, 58)],
-                                         p=[0.45, 0.35, 0.2]))
+            elevation = float(
+                rng.choice([rng.uniform(78, 90), rng.uniform(58, 78), rng.uniform(35, 58)], p=[0.45, 0.35, 0.2])
+            )
     else:
         elevation = math.degrees(math.atan2(1.0, 2.0 * rng.uniform(*tilt) + 1e-9))
     hfov = math.radians(rng.uniform(45, 70))
@@ -211,7 +233,15 @@ def render_scene(
     px_per_die = target_px * ss
     distance = focal / px_per_die
     roll = rng.uniform(0, 360) if elevation > 75 else rng.normal(0, 12)
-    camera = Camera.looking_at(np.zeros(3), elevation, rng.uniform(0, 360), roll, distance, focal, (big_w, big_h))
+    camera = Camera.looking_at(
+        np.zeros(3),
+        elevation_deg=elevation,
+        azimuth_deg=rng.uniform(0, 360),
+        roll_deg=roll,
+        distance=distance,
+        focal=focal,
+        size=(big_w, big_h),
+    )
     table_xy = camera.table_coords()
     to_table = np.linalg.inv(camera.table_homography())
     corners = np.array([[0, 0, 1], [big_w, 0, 1], [big_w, big_h, 1], [0, big_h, 1]], float) @ to_table.T
@@ -230,15 +260,16 @@ def render_scene(
     tray_px = None
     after_dice: list[tuple[np.ndarray, np.ndarray]] = []
     n_things = int(rng.integers(0, 6 if variety else 3))
-    things = [view_poly.mean(0) + rng.normal(0, 0.35, 2) * (view_poly.max(0) - view_poly.min(0))
-              for _ in range(n_things)]
+    things = [
+        view_poly.mean(0) + rng.normal(0, 0.35, 2) * (view_poly.max(0) - view_poly.min(0)) for _ in range(n_things)
+    ]
     if layout_kind in ("tray", "mat"):
         half = float(np.median(np.linalg.norm(view_poly - view_poly.mean(0), axis=1))) * rng.uniform(0.45, 0.95)
         floor = tray_outline(rng, rng.normal(0, 0.1, 2) * half, half)
         on_floor = inside(floor, np.array(things).reshape(-1, 2))
-        for where in [t for t, o in zip(things, on_floor) if not o]:
+        for where in [t for t, o in zip(things, on_floor, strict=True) if not o]:
             draw_distractor(rng, img, camera, where, shadow)
-        things = [t for t, o in zip(things, on_floor) if o]
+        things = [t for t, o in zip(things, on_floor, strict=True) if o]
         floor_tile, floor_span = make_tile(rng, str(rng.choice(["felt", "felt", "plain", "cloth", "wood", "print"])))
         floor_img = paint_surface(floor_tile, floor_span, table_xy, rng.uniform(0, 2 * math.pi))
         fm = mask_of((big_h, big_w), polygon_px(camera, floor))[..., None]
@@ -292,10 +323,11 @@ def render_scene(
     sizes = rng.uniform(0.9, 1.1, max(n, 1))
     if variety and rng.random() < 0.2:
         sizes = rng.uniform(0.65, 1.35, max(n, 1))
-    dice = _layout(rng, n, region, sizes, how, variety)
+    dice = _layout(rng, n, region, sizes, how=how, variety=variety)
     looks: list[DieLook] = [pick_look(rng, variety) for _ in range(int(rng.integers(1, 6 if variety else 4)))]
-    dice = [PlacedDie(d.xy, d.size, d.yaw, d.value, int(rng.integers(len(looks))), d.base, d.lean, d.lean_dir)
-            for d in dice]
+    dice = [
+        PlacedDie(d.xy, d.size, d.yaw, d.value, int(rng.integers(len(looks))), d.base, d.lean, d.lean_dir) for d in dice
+    ]
     # light and shadows
     az, el = rng.uniform(0, 2 * math.pi), math.radians(rng.uniform(30, 80))
     light = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
@@ -307,29 +339,35 @@ def render_scene(
         fill(shadow, polygon_px(camera, d.footprint() * 1.08 - np.array(d.xy) * 0.08), (1.3,))
     soft = max(1.0, px_per_die * rng.uniform(0.03, 0.15))
     half_res = cv2.resize(shadow, (big_w // 2, big_h // 2), interpolation=cv2.INTER_AREA)
-    shadow = np.asarray(cv2.resize(cv2.GaussianBlur(half_res, (0, 0), soft / 2), (big_w, big_h),
-                                   interpolation=cv2.INTER_LINEAR), np.float32)
+    shadow = np.asarray(
+        cv2.resize(cv2.GaussianBlur(half_res, (0, 0), soft / 2), (big_w, big_h), interpolation=cv2.INTER_LINEAR),
+        np.float32,
+    )
     img *= (1.0 - rng.uniform(0.15, 0.55) * np.clip(shadow, 0, 1.3) / 1.3)[..., None]
     if variety and rng.random() < 0.2:  # glare of a lamp on a shiny table
         gx, gy = rng.uniform(0, 1, 2)
-        yy, xx = np.mgrid[0:big_h // 8, 0:big_w // 8].astype(np.float32)
+        yy, xx = np.mgrid[0 : big_h // 8, 0 : big_w // 8].astype(np.float32)
         r = rng.uniform(0.05, 0.3) * big_w / 8
         glare = np.exp(-((xx - gx * big_w / 8) ** 2 + (yy - gy * big_h / 8) ** 2) / (2 * r * r)) * rng.uniform(40, 160)
         img += cv2.resize(glare, (big_w, big_h), interpolation=cv2.INTER_LINEAR)[..., None]
     ids = np.zeros((big_h, big_w), np.int16)
-    order = sorted(range(len(dice)), key=lambda i: (dice[i].base, -float(camera.depth(
-        np.array([[*dice[i].xy, dice[i].size / 2]]))[0])))
+    order = sorted(
+        range(len(dice)),
+        key=lambda i: (dice[i].base, -float(camera.depth(np.array([[*dice[i].xy, dice[i].size / 2]]))[0])),
+    )
     ambient = rng.uniform(0.45, 0.8)
     tops: dict[int, np.ndarray] = {}
     for i in order:
-        tops[i] = draw_die(rng, img, ids, i + 1, camera, dice[i], looks[dice[i].look], light, ambient)
+        tops[i] = draw_die(
+            rng, img, ids, i + 1, camera=camera, die=dice[i], look=looks[dice[i].look], light=light, ambient=ambient
+        )
     for poly, colour in after_dice:  # the near walls of a tray hide what is behind them
         fill(img, poly, colour)
         m = np.zeros((big_h, big_w), np.uint8)
         cv2.fillPoly(m, [np.round(poly).astype(np.int32)], 1)
         ids[m > 0] = 0
     grey = variety and (rng.random() < (0.6 if view is not None else 0.12))
-    out = finish(rng, img, variety, view, grey, ss)
+    out = finish(rng, img, variety=variety, view=view, grey=grey, scale=ss)
     if view is not None:
         tray_px = circle(*view) / ss
     labels = []
@@ -355,7 +393,13 @@ def render_scene(
         if bx1 - bx0 < 4 or by1 - by0 < 4:
             continue
         readable = seen >= READABLE_SHARE and in_frame >= IN_FRAME_SHARE and math.degrees(d.lean) <= READABLE_LEAN
-        labels.append(RenderedDie(d.value, (float(bx0), float(by0), float(bx1 - bx0), float(by1 - by0)), readable,
-                                  tuple((float(x), float(y)) for x, y in pts)))
+        labels.append(
+            RenderedDie(
+                d.value,
+                (float(bx0), float(by0), float(bx1 - bx0), float(by1 - by0)),
+                readable,
+                tuple((float(x), float(y)) for x, y in pts),
+            )
+        )
     tray = None if tray_px is None else tuple((float(x), float(y)) for x, y in tray_px)
     return Scene(image=out, dice=tuple(labels), seed=seed, tray=tray)

@@ -27,8 +27,17 @@ class Camera:
     size: tuple[int, int]
 
     @classmethod
-    def looking_at(cls, target: np.ndarray, elevation_deg: float, azimuth_deg: float, roll_deg: float,
-                   distance: float, focal: float, size: tuple[int, int]) -> Camera:
+    def looking_at(
+        cls,
+        target: np.ndarray,
+        *,
+        elevation_deg: float,
+        azimuth_deg: float,
+        roll_deg: float,
+        distance: float,
+        focal: float,
+        size: tuple[int, int],
+    ) -> Camera:
         """A camera ``distance`` units from ``target`` (on the table), ``elevation_deg`` above
         the table (90: straight down), turned ``roll_deg`` about its line of sight."""
         e, a, r = (math.radians(v) for v in (elevation_deg, azimuth_deg, roll_deg))
@@ -46,8 +55,7 @@ class Camera:
         """Pixels (N, 2) of world points (N, 3); points behind the camera come out far away."""
         cam = (np.asarray(points, float).reshape(-1, 3) - self.position) @ self.axes.T
         z = np.maximum(cam[:, 2], 1e-6)
-        return np.stack([self.focal * cam[:, 0] / z + self.centre[0],
-                         self.focal * cam[:, 1] / z + self.centre[1]], 1)
+        return np.stack([self.focal * cam[:, 0] / z + self.centre[0], self.focal * cam[:, 1] / z + self.centre[1]], 1)
 
     def depth(self, points: np.ndarray) -> np.ndarray:
         """Distance along the line of sight of world points (N, 3)."""
@@ -81,8 +89,11 @@ class Camera:
 
 def round_view(rng: np.random.Generator, width: int, height: int) -> tuple[float, float, float]:
     """A round field of view (as some overhead cameras have): centre x, y and radius, pixels."""
-    return (width * rng.uniform(0.42, 0.58), height * rng.uniform(0.42, 0.58),
-            min(width, height) * rng.uniform(0.42, 0.56))
+    return (
+        width * rng.uniform(0.42, 0.58),
+        height * rng.uniform(0.42, 0.58),
+        min(width, height) * rng.uniform(0.42, 0.56),
+    )
 
 
 def circle(cx: float, cy: float, radius: float, n: int = 48) -> np.ndarray:
@@ -91,8 +102,15 @@ def circle(cx: float, cy: float, radius: float, n: int = 48) -> np.ndarray:
     return np.column_stack([cx + radius * np.cos(a), cy + radius * np.sin(a)])
 
 
-def finish(rng: np.random.Generator, img: np.ndarray, variety: bool, view: tuple[float, float, float] | None,
-           grey: bool, scale: int) -> np.ndarray:
+def finish(
+    rng: np.random.Generator,
+    img: np.ndarray,
+    *,
+    variety: bool,
+    view: tuple[float, float, float] | None,
+    grey: bool,
+    scale: int,
+) -> np.ndarray:
     """The camera's own marks on a rendered float32 BGR picture (drawn ``scale`` times too
     large): light fall-off, white balance, optionally a round field of ``view`` (centre and
     radius, pixels) and grey, then the shrink to output size, blur, noise and JPEG.
@@ -136,8 +154,13 @@ def finish(rng: np.random.Generator, img: np.ndarray, variety: bool, view: tuple
         kernel = np.zeros((length, length), np.float32)
         a = rng.uniform(0, math.pi)
         c = (length - 1) / 2
-        cv2.line(kernel, (round(c - math.cos(a) * c), round(c - math.sin(a) * c)),
-                 (round(c + math.cos(a) * c), round(c + math.sin(a) * c)), 1.0, 1)
+        cv2.line(
+            kernel,
+            (round(c - math.cos(a) * c), round(c - math.sin(a) * c)),
+            (round(c + math.cos(a) * c), round(c + math.sin(a) * c)),
+            1.0,
+            1,
+        )
         img = cv2.filter2D(img, -1, kernel / kernel.sum())
     if variety and rng.random() < 0.2:  # a phone's sharpening halo
         soft = cv2.GaussianBlur(img, (0, 0), 1.5)
@@ -146,7 +169,7 @@ def finish(rng: np.random.Generator, img: np.ndarray, variety: bool, view: tuple
         g1 = img @ np.array([0.114, 0.587, 0.299], np.float32)
         img = np.repeat(g1[..., None], 3, 2)
     sigma = rng.uniform(0.5, 8.0 if variety else 5.0)
-    noise = rng.normal(0, sigma, img.shape[:2] + (1,)) if grey else rng.normal(0, sigma, img.shape)
+    noise = rng.normal(0, sigma, (*img.shape[:2], 1)) if grey else rng.normal(0, sigma, img.shape)
     img = img + noise.astype(np.float32)
     out = np.clip(img, 0, 255).astype(np.uint8)
     quality = int(rng.integers(30 if variety else 55, 96))

@@ -31,12 +31,35 @@ MATERIALS = ("opaque", "translucent", "marbled", "glitter", "metallic")
 PIP_STYLES = ("painted", "dished", "ringed", "inked", "ringface")
 
 _BODY_COLOURS = (  # BGR; the kinds of dice seen on real tables
-    (235, 235, 235), (245, 242, 238), (30, 30, 30), (45, 40, 40), (40, 40, 200), (30, 30, 150),
-    (60, 160, 40), (40, 110, 30), (40, 210, 230), (30, 170, 240), (170, 90, 30), (120, 50, 20),
-    (140, 40, 110), (90, 30, 80), (60, 120, 200), (200, 200, 80), (150, 150, 150), (90, 150, 220),
+    (235, 235, 235),
+    (245, 242, 238),
+    (30, 30, 30),
+    (45, 40, 40),
+    (40, 40, 200),
+    (30, 30, 150),
+    (60, 160, 40),
+    (40, 110, 30),
+    (40, 210, 230),
+    (30, 170, 240),
+    (170, 90, 30),
+    (120, 50, 20),
+    (140, 40, 110),
+    (90, 30, 80),
+    (60, 120, 200),
+    (200, 200, 80),
+    (150, 150, 150),
+    (90, 150, 220),
 )
-_PIP_COLOURS = ((20, 20, 20), (245, 245, 245), (30, 30, 210), (40, 210, 235), (200, 140, 40), (60, 160, 40),
-                (40, 170, 220), (190, 190, 190))
+_PIP_COLOURS = (
+    (20, 20, 20),
+    (245, 245, 245),
+    (30, 30, 210),
+    (40, 210, 235),
+    (200, 140, 40),
+    (60, 160, 40),
+    (40, 170, 220),
+    (190, 190, 190),
+)
 
 
 @dataclass(frozen=True)
@@ -74,21 +97,38 @@ def pick_look(rng: np.random.Generator, variety: bool) -> DieLook:
         body, pip = np.clip(body, 0, 255), np.clip(pip, 0, 255)
         if abs(_lum(body) - _lum(pip)) > min_contrast and float(np.abs(body - pip).sum()) > 4 * min_contrast:
             break
-    body2 = np.clip(body + rng.normal(0, 60, 3), 0, 255) if rng.random() < 0.5 else np.clip(
-        rng.integers(0, 256, 3).astype(float), 0, 255)
+    body2 = (
+        np.clip(body + rng.normal(0, 60, 3), 0, 255)
+        if rng.random() < 0.5
+        else np.clip(rng.integers(0, 256, 3).astype(float), 0, 255)
+    )
     if not variety:
-        return DieLook(tuple(body), tuple(body2), tuple(pip), "opaque", str(rng.choice(["painted", "dished"])),
-                       pip_radius=float(rng.uniform(0.075, 0.105)), spread=float(rng.uniform(0.24, 0.29)),
-                       corner=float(rng.uniform(0.08, 0.2)), gloss=float(rng.uniform(0, 0.3)),
-                       big_one=float(rng.uniform(1.3, 2.0)) if rng.random() < 0.3 else 1.0)
+        return DieLook(
+            tuple(body),
+            tuple(body2),
+            tuple(pip),
+            "opaque",
+            str(rng.choice(["painted", "dished"])),
+            pip_radius=float(rng.uniform(0.075, 0.105)),
+            spread=float(rng.uniform(0.24, 0.29)),
+            corner=float(rng.uniform(0.08, 0.2)),
+            gloss=float(rng.uniform(0, 0.3)),
+            big_one=float(rng.uniform(1.3, 2.0)) if rng.random() < 0.3 else 1.0,
+        )
     material = str(rng.choice(MATERIALS, p=[0.45, 0.18, 0.15, 0.1, 0.12]))
     style = str(rng.choice(PIP_STYLES, p=[0.4, 0.3, 0.1, 0.12, 0.08]))
     if material == "metallic":
-        body = np.array([(40, 150, 200), (180, 180, 180), (60, 100, 180), (30, 60, 120), (90, 90, 90)][rng.integers(5)],
-                        float) + rng.integers(-20, 21, 3)
+        body = np.array(
+            [(40, 150, 200), (180, 180, 180), (60, 100, 180), (30, 60, 120), (90, 90, 90)][rng.integers(5)], float
+        ) + rng.integers(-20, 21, 3)
     return DieLook(
-        tuple(np.clip(body, 0, 255)), tuple(body2), tuple(pip), material, style,
-        pip_radius=float(rng.uniform(0.06, 0.12)), spread=float(rng.uniform(0.22, 0.3)),
+        tuple(np.clip(body, 0, 255)),
+        tuple(body2),
+        tuple(pip),
+        material,
+        style,
+        pip_radius=float(rng.uniform(0.06, 0.12)),
+        spread=float(rng.uniform(0.22, 0.3)),
         corner=float(rng.uniform(0.03, 0.28)),
         opacity=float(rng.uniform(0.5, 0.85)) if material in ("translucent", "glitter") and rng.random() < 0.8 else 1.0,
         gloss=float(rng.uniform(0.5, 1.0)) if material == "metallic" else float(rng.uniform(0, 0.8)),
@@ -131,11 +171,26 @@ def face_picture(rng: np.random.Generator, look: DieLook, value: int, side: int)
     r_pip = look.pip_radius
     if look.pip_style == "ringface":
         ring_r = (look.spread + r_pip * 1.6) * 1.25
-        cv2.circle(tex, (round(s16 / 2), round(s16 / 2)), round(ring_r * s16), pip.tolist(),
-                   max(1, round(0.03 * side)), cv2.LINE_AA, 4)
-        cv2.circle(pipmask, (round(s16 / 2), round(s16 / 2)), round(ring_r * s16), 1.0,
-                   max(1, round(0.03 * side)), cv2.LINE_AA, 4)
-    for px, py in PIP_LAYOUT[value]:
+        cv2.circle(
+            tex,
+            (round(s16 / 2), round(s16 / 2)),
+            round(ring_r * s16),
+            pip.tolist(),
+            max(1, round(0.03 * side)),
+            cv2.LINE_AA,
+            4,
+        )
+        cv2.circle(
+            pipmask,
+            (round(s16 / 2), round(s16 / 2)),
+            round(ring_r * s16),
+            1.0,
+            max(1, round(0.03 * side)),
+            cv2.LINE_AA,
+            4,
+        )
+    for layout_x, layout_y in PIP_LAYOUT[value]:
+        px, py = layout_x, layout_y
         for _ in range(quarter):
             px, py = -py, px
         jitter = rng.normal(0, 0.012, 2) if look.pip_style == "inked" else (0.0, 0.0)
@@ -235,8 +290,14 @@ class PlacedDie:
 
 #: Faces of :meth:`PlacedDie.corners` as corner indices (counter-clockwise seen from outside);
 #: "top", "bottom" and the four sides in order around the die.
-FACES = (("top", (4, 5, 6, 7)), ("bottom", (3, 2, 1, 0)), ("side", (0, 1, 5, 4)), ("side", (1, 2, 6, 5)),
-         ("side", (2, 3, 7, 6)), ("side", (3, 0, 4, 7)))
+FACES = (
+    ("top", (4, 5, 6, 7)),
+    ("bottom", (3, 2, 1, 0)),
+    ("side", (0, 1, 5, 4)),
+    ("side", (1, 2, 6, 5)),
+    ("side", (2, 3, 7, 6)),
+    ("side", (3, 0, 4, 7)),
+)
 
 
 def _normal(quad: np.ndarray) -> np.ndarray:
@@ -244,8 +305,18 @@ def _normal(quad: np.ndarray) -> np.ndarray:
     return np.asarray(n / (np.linalg.norm(n) + 1e-12))
 
 
-def draw_die(rng: np.random.Generator, img: np.ndarray, ids: np.ndarray, die_id: int, camera: Camera,
-             die: PlacedDie, look: DieLook, light: np.ndarray, ambient: float) -> np.ndarray:
+def draw_die(
+    rng: np.random.Generator,
+    img: np.ndarray,
+    ids: np.ndarray,
+    die_id: int,
+    *,
+    camera: Camera,
+    die: PlacedDie,
+    look: DieLook,
+    light: np.ndarray,
+    ambient: float,
+) -> np.ndarray:
     """Draw one die in place and mark its pixels ``die_id`` in ``ids``; returns its top
     face's projected corners (4, 2) in pixels."""
     corners = die.corners()
@@ -290,7 +361,17 @@ def draw_die(rng: np.random.Generator, img: np.ndarray, ids: np.ndarray, die_id:
         before = roi.copy()
         for facing, k_face, idx, shade in faces:
             if facing <= 0:
-                _draw_face(rng, roi, None, 0, px[list(idx)] - off, look, values[k_face], shade * 0.8, 0.7)
+                _draw_face(
+                    rng,
+                    roi,
+                    None,
+                    0,
+                    px[list(idx)] - off,
+                    look=look,
+                    value=values[k_face],
+                    shade=shade * 0.8,
+                    strength=0.7,
+                )
         sigma = max(0.5, face_px * 0.03)
         blurred = cv2.GaussianBlur(roi, (0, 0), sigma)
         tint = before * (1 - look.opacity * 0.5) + body * (look.opacity * 0.5)
@@ -301,12 +382,24 @@ def draw_die(rng: np.random.Generator, img: np.ndarray, ids: np.ndarray, die_id:
     rid[hull_mask > 127] = die_id
     for facing, k_face, idx, shade in faces:
         if facing > 0:
-            _draw_face(rng, roi, rid, die_id, px[list(idx)] - off, look, values[k_face], shade, 1.0)
+            _draw_face(
+                rng, roi, rid, die_id, px[list(idx)] - off, look=look, value=values[k_face], shade=shade, strength=1.0
+            )
     return top_px
 
 
-def _draw_face(rng: np.random.Generator, roi: np.ndarray, rid: np.ndarray | None, die_id: int, quad: np.ndarray,
-               look: DieLook, value: int, shade: float, strength: float) -> None:
+def _draw_face(
+    rng: np.random.Generator,
+    roi: np.ndarray,
+    rid: np.ndarray | None,
+    die_id: int,
+    quad: np.ndarray,
+    *,
+    look: DieLook,
+    value: int,
+    shade: float,
+    strength: float,
+) -> None:
     side = int(np.clip(max(np.linalg.norm(quad[1] - quad[0]), np.linalg.norm(quad[3] - quad[0])) * 1.2, 12, 400))
     tex, alpha = face_picture(rng, look, value, side)
     src = np.array([[0, 0], [side, 0], [side, side], [0, side]], np.float32)

@@ -19,13 +19,23 @@ from companion.vision.render_camera import Camera
 TILE_PX = 256
 SURFACES = ("plain", "felt", "wood", "cloth", "carpet", "paper", "print", "stone")
 
-_FELT = ((40, 110, 30), (90, 40, 20), (30, 30, 140), (30, 30, 30), (110, 110, 110), (90, 40, 90),
-         (30, 70, 20), (120, 60, 10), (60, 60, 150))
+_FELT = (
+    (40, 110, 30),
+    (90, 40, 20),
+    (30, 30, 140),
+    (30, 30, 30),
+    (110, 110, 110),
+    (90, 40, 90),
+    (30, 70, 20),
+    (120, 60, 10),
+    (60, 60, 150),
+)
 _WOOD = ((70, 120, 170), (40, 80, 130), (110, 160, 200), (30, 55, 90), (150, 190, 220), (60, 90, 110))
 
 
-def periodic_noise(rng: np.random.Generator, side: int, falloff: float, channels: int = 1,
-                   stretch: float = 1.0) -> np.ndarray:
+def periodic_noise(
+    rng: np.random.Generator, side: int, falloff: float, channels: int = 1, stretch: float = 1.0
+) -> np.ndarray:
     """Seamless noise (side, side, channels) float32 with unit spread; ``falloff`` > 0 makes
     it smoother (power spectrum 1 / f ** falloff); ``stretch`` > 1 draws it out along x."""
     f = np.fft.fftfreq(side)
@@ -72,8 +82,10 @@ def make_tile(rng: np.random.Generator, kind: str) -> tuple[np.ndarray, float]:
         if rng.random() < 0.5:  # gingham or plaid
             other = _colour(rng, _FELT + _WOOD, 60)
             m = rng.integers(2, 6)
-            band = ((np.sin(xx * 2 * np.pi * m / s) > 0).astype(np.float32)
-                    + (np.sin(yy * 2 * np.pi * m / s) > 0).astype(np.float32)) / 2
+            band = (
+                (np.sin(xx * 2 * np.pi * m / s) > 0).astype(np.float32)
+                + (np.sin(yy * 2 * np.pi * m / s) > 0).astype(np.float32)
+            ) / 2
             tile = tile * (1 - band[..., None] * 0.6) + other * band[..., None] * 0.6
         return tile, rng.uniform(3, 10)
     if kind == "carpet":
@@ -120,8 +132,9 @@ def make_tile(rng: np.random.Generator, kind: str) -> tuple[np.ndarray, float]:
                 pts = rng.integers(0, s, (int(rng.integers(3, 6)), 2)).astype(np.int32)
                 cv2.fillPoly(tile, [pts], colour, cv2.LINE_AA)
             else:
-                cv2.line(tile, c, tuple(int(v) for v in rng.integers(0, s, 2)), colour, int(rng.integers(1, 6)),
-                         cv2.LINE_AA)
+                cv2.line(
+                    tile, c, tuple(int(v) for v in rng.integers(0, s, 2)), colour, int(rng.integers(1, 6)), cv2.LINE_AA
+                )
         if rng.random() < 0.3:  # polka dots: pips that are not on a die
             colour = rng.uniform(0, 255, 3).tolist()
             step = int(rng.integers(10, 40))
@@ -137,8 +150,9 @@ def make_tile(rng: np.random.Generator, kind: str) -> tuple[np.ndarray, float]:
         tile = np.full((s, s, 3), grey, np.float32) * (0.85 + 0.15 * veins) + periodic_noise(rng, s, 0.5) * 4
         return tile + rng.uniform(-15, 15, 3).astype(np.float32), rng.uniform(6, 20)
     # plain: a painted table or plastic tray floor
-    base = rng.uniform(60, 245, 3) if rng.random() < 0.5 else np.full(3, rng.uniform(150, 245)) + rng.uniform(
-        -25, 25, 3)
+    base = (
+        rng.uniform(60, 245, 3) if rng.random() < 0.5 else np.full(3, rng.uniform(150, 245)) + rng.uniform(-25, 25, 3)
+    )
     tile = np.empty((s, s, 3), np.float32)
     tile[:] = base
     tile += periodic_noise(rng, s, 2.2) * rng.uniform(2, 12) + periodic_noise(rng, s, 0.5) * rng.uniform(0.5, 3)
@@ -174,7 +188,7 @@ def paint_surface(tile: np.ndarray, span: float, table_xy: np.ndarray, angle: fl
         if lv > 3 or float(coarse_level.min()) > lv + 1:
             continue
         if lv:
-            sigma = 0.6 * 2 ** lv
+            sigma = 0.6 * 2**lv
             pad = int(3 * sigma) + 1
             wrapped = np.pad(t, ((pad, pad), (pad, pad), (0, 0)), mode="wrap")
             t_lv = cv2.GaussianBlur(wrapped, (0, 0), sigma)[pad:-pad, pad:-pad]
@@ -245,8 +259,9 @@ def shrink(poly: np.ndarray, by: float) -> np.ndarray:
     return np.asarray(c + d * np.maximum(r - by, 0.05) / np.maximum(r, 1e-9))
 
 
-def draw_distractor(rng: np.random.Generator, img: np.ndarray, camera: Camera, where: np.ndarray,
-                    shadow: np.ndarray) -> None:
+def draw_distractor(
+    rng: np.random.Generator, img: np.ndarray, camera: Camera, where: np.ndarray, shadow: np.ndarray
+) -> None:
     """Something on the table that is not a die: a coin, a card (perhaps with pips printed on it),
     a domino, a piece or a pencil, at table point ``where``; its shadow darkens ``shadow``."""
     kind = rng.choice(["coin", "card", "domino", "piece", "pencil", "token"])
@@ -295,14 +310,16 @@ def draw_distractor(rng: np.random.Generator, img: np.ndarray, camera: Camera, w
                     y = cy + ((i // cols) - (rows - 1) / 2) * (2 * ext / max(rows, 1)) * 0.8
                     fill(img, place(circle * pr + (x, y), 0.02), ink)
             if kind == "domino":
-                fill(img, place(np.array([[-hw * 0.9, -0.02], [hw * 0.9, -0.02], [hw * 0.9, 0.02], [-hw * 0.9, 0.02]]),
-                                0.02), ink)
+                fill(
+                    img,
+                    place(np.array([[-hw * 0.9, -0.02], [hw * 0.9, -0.02], [hw * 0.9, 0.02], [-hw * 0.9, 0.02]]), 0.02),
+                    ink,
+                )
         else:  # a picture or text
             for _ in range(int(rng.integers(2, 8))):
                 p = rng.uniform(-0.7, 0.7, 2) * (hw, hh)
                 sz = rng.uniform(0.1, 0.5, 2)
-                fill(img, place(np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * sz + p, 0.02),
-                     rng.uniform(0, 255, 3))
+                fill(img, place(np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * sz + p, 0.02), rng.uniform(0, 255, 3))
         return
     if kind == "piece":  # a pawn or meeple seen from above: a blob with a darker rim
         r = rng.uniform(0.3, 0.8)

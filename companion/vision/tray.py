@@ -60,9 +60,7 @@ class Tray:
             if len(vals) != 4:
                 raise ValueError
         except ValueError as exc:
-            raise BadTray(
-                f"cannot read the tray {text!r}: write x0,y0,x1,y1 or x,y;x,y;x,y as fractions 0-1"
-            ) from exc
+            raise BadTray(f"cannot read the tray {text!r}: write x0,y0,x1,y1 or x,y;x,y;x,y as fractions 0-1") from exc
         x0, y0, x1, y1 = vals
         return cls.rectangle(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
 
@@ -154,8 +152,10 @@ def detect_tray(frame: np.ndarray, dice: np.ndarray | None = None) -> Tray | Non
                 held = 1.0
                 if pts is not None and len(pts):
                     poly = scored[1].reshape(-1, 1, 2).astype(np.float32)
-                    inside = [cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= -TRAY_MARGIN * max(sw, sh)
-                              for x, y in pts]
+                    inside = [
+                        cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= -TRAY_MARGIN * max(sw, sh)
+                        for x, y in pts
+                    ]
                     held = float(np.mean(inside))
                     if held < HOLDS_DICE:
                         continue

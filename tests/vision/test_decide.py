@@ -15,9 +15,13 @@ def cand(*spots, n_classes=8):
     for i, (_, _, _, p) in enumerate(spots):
         for k, v in p.items():
             probs[i, k] = v
-    return Candidates(np.array([(x, y) for x, y, _, _ in spots], np.float32).reshape(-1, 2),
-                      np.array([(s, s) for _, _, s, _ in spots], np.float32).reshape(-1, 2),
-                      np.ones(len(spots), np.float32), probs, 0.5)
+    return Candidates(
+        np.array([(x, y) for x, y, _, _ in spots], np.float32).reshape(-1, 2),
+        np.array([(s, s) for _, _, s, _ in spots], np.float32).reshape(-1, 2),
+        np.ones(len(spots), np.float32),
+        probs,
+        0.5,
+    )
 
 
 DIE5 = {5: 0.99, 0: 0.01}

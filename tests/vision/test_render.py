@@ -41,7 +41,7 @@ def test_labelled_dice_are_visible():
         if not die.readable:
             continue
         x, y, w, h = (int(v) for v in die.box)
-        inside = img[y + h // 4:y + 3 * h // 4, x + w // 4:x + 3 * w // 4]
+        inside = img[y + h // 4 : y + 3 * h // 4, x + w // 4 : x + 3 * w // 4]
         assert inside.std() > 5  # pips on a face, not a flat patch of table
 
 

@@ -74,15 +74,18 @@ def load_runs(folders: list[Path], labels: dict[str, LabelledImage]) -> list[Hel
             rec = json.loads(line)
             c = rec["candidates"]
             probs = np.array(c["probs"], np.float32)
-            cand = Candidates(np.array(c["centres"], np.float32).reshape(-1, 2),
-                              np.array(c["sizes"], np.float32).reshape(-1, 2),
-                              np.array(c["scores"], np.float32),
-                              probs.reshape(len(c["scores"]), -1) if len(c["scores"]) else np.zeros((0, 8), np.float32),
-                              float(c["scale"]))
+            cand = Candidates(
+                np.array(c["centres"], np.float32).reshape(-1, 2),
+                np.array(c["sizes"], np.float32).reshape(-1, 2),
+                np.array(c["scores"], np.float32),
+                probs.reshape(len(c["scores"]), -1) if len(c["scores"]) else np.zeros((0, 8), np.float32),
+                float(c["scale"]),
+            )
             if rec["image"] not in labels:
                 raise SystemExit(f"{folder}: {rec['image']} is in none of the datasets given")
-            out.append(Held(rec["image"], rec["source"], rec["held"], folder.name, cand,
-                            int(rec["width"]), int(rec["height"])))
+            out.append(
+                Held(rec["image"], rec["source"], rec["held"], folder.name, cand, int(rec["width"]), int(rec["height"]))
+            )
     return out
 
 
@@ -92,8 +95,9 @@ def read(h: Held, settings: ReaderSettings, cal: Calibration) -> list[Reading]:
     return [Reading(d.value, d.box, d.unsure, d.confidence) for d in det]
 
 
-def results(helds: list[Held], labels: dict[str, LabelledImage], settings: ReaderSettings,
-            cal: Calibration) -> list[ImageResult]:
+def results(
+    helds: list[Held], labels: dict[str, LabelledImage], settings: ReaderSettings, cal: Calibration
+) -> list[ImageResult]:
     """Each photo matched against its labels."""
     return [match(labels[h.image], read(h, settings, cal)) for h in helds]
 
@@ -108,8 +112,10 @@ def fit_temperature(helds: list[Held], labels: dict[str, LabelledImage], setting
             continue
         c = h.cand.take(keep)
         lo, hi = c.centres - c.sizes / 2, c.centres + c.sizes / 2
-        readings = [Reading(1, (float(a[0]), float(a[1]), float(b[0] - a[0]), float(b[1] - a[1]))) for a, b in
-                    zip(lo, hi, strict=True)]
+        readings = [
+            Reading(1, (float(a[0]), float(a[1]), float(b[0] - a[0]), float(b[1] - a[1])))
+            for a, b in zip(lo, hi, strict=True)
+        ]
         lab = labels[h.image]
         # pair labels with candidates by the same matching as the scores
         res = match(lab, [replace(r, value=k + 1) for k, r in enumerate(readings)])
@@ -129,8 +135,15 @@ def fit_temperature(helds: list[Held], labels: dict[str, LabelledImage], setting
     return best
 
 
-def choose_threshold(helds: list[Held], labels: dict[str, LabelledImage], settings: ReaderSettings, *,
-                     temperature: float, max_wrong: float, max_phantoms: float) -> float:
+def choose_threshold(
+    helds: list[Held],
+    labels: dict[str, LabelledImage],
+    settings: ReaderSettings,
+    *,
+    temperature: float,
+    max_wrong: float,
+    max_phantoms: float,
+) -> float:
     """The lowest unsure threshold meeting both limits on every source of ``helds``."""
     sources = sorted({h.source for h in helds})
     grid = np.concatenate([np.arange(0.5, 0.95, 0.01), np.arange(0.95, 0.9995, 0.001)])
@@ -147,12 +160,18 @@ def choose_threshold(helds: list[Held], labels: dict[str, LabelledImage], settin
     return float(grid[-1])
 
 
-def fit(helds: list[Held], labels: dict[str, LabelledImage], settings: ReaderSettings, *, max_wrong: float,
-        max_phantoms: float, note: str) -> Calibration:
+def fit(
+    helds: list[Held],
+    labels: dict[str, LabelledImage],
+    settings: ReaderSettings,
+    *,
+    max_wrong: float,
+    max_phantoms: float,
+    note: str,
+) -> Calibration:
     """Temperature, then threshold, on ``helds``."""
     t = fit_temperature(helds, labels, settings)
-    threshold = choose_threshold(helds, labels, settings, temperature=t, max_wrong=max_wrong,
-                                 max_phantoms=max_phantoms)
+    threshold = choose_threshold(helds, labels, settings, temperature=t, max_wrong=max_wrong, max_phantoms=max_phantoms)
     return Calibration(t, threshold, note)
 
 
@@ -162,8 +181,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-wrong", type=float, default=0.005, help="share of confident reads allowed wrong")
     ap.add_argument("--max-phantoms", type=float, default=0.5, help="confident phantom dice allowed per 100 dice")
     ap.add_argument("--write", type=Path, help="write the calibration fitted on all unseen readings here")
-    ap.add_argument("--uncalibrated", action="store_true",
-                    help="also score with no temperature and the default threshold (0.9)")
+    ap.add_argument(
+        "--uncalibrated", action="store_true", help="also score with no temperature and the default threshold (0.9)"
+    )
     ap.add_argument("runs", type=Path, nargs="+")
     args = ap.parse_args(argv)
     labels = {Path(lab.image).name: lab for d in args.dataset for lab in load_labels(d)}
@@ -175,10 +195,18 @@ def main(argv: list[str] | None = None) -> int:
     print("Calibration per source, fitted on the unseen readings of the other sources only:")
     for src in sources:
         others = [h for h in unseen if h.source != src]
-        cal = fit(others, labels, settings, max_wrong=args.max_wrong, max_phantoms=args.max_phantoms,
-                  note=f"fitted without {src}")
-        print(f"  {src}: temperature {cal.temperature:.3f}, unsure below {cal.unsure_below:.3f} "
-              f"(fitted on {sorted({h.source for h in others})}, {len(others)} photos)")
+        cal = fit(
+            others,
+            labels,
+            settings,
+            max_wrong=args.max_wrong,
+            max_phantoms=args.max_phantoms,
+            note=f"fitted without {src}",
+        )
+        print(
+            f"  {src}: temperature {cal.temperature:.3f}, unsure below {cal.unsure_below:.3f} "
+            f"(fitted on {sorted({h.source for h in others})}, {len(others)} photos)"
+        )
         for why in ("unseen", "fold"):
             part = [h for h in helds if h.source == src and h.held == why]
             if part:
@@ -186,25 +214,44 @@ def main(argv: list[str] | None = None) -> int:
         if args.uncalibrated:
             part = [h for h in unseen if h.source == src]
             rows.setdefault("uncalibrated unseen", []).append(
-                (src, score(results(part, labels, settings, Calibration()))))
-    for why, title in (("unseen", "photos of a source never used in training (leave one source out)"),
-                       ("fold", "held-out photos of sources used in training"),
-                       ("uncalibrated unseen", "unseen sources, uncalibrated (temperature 1, unsure below 0.9)")):
+                (src, score(results(part, labels, settings, Calibration())))
+            )
+    for why, title in (
+        ("unseen", "photos of a source never used in training (leave one source out)"),
+        ("fold", "held-out photos of sources used in training"),
+        ("uncalibrated unseen", "unseen sources, uncalibrated (temperature 1, unsure below 0.9)"),
+    ):
         if not rows.get(why):
             continue
         print(f"\n{title}:\n{HEADLINE_HEADER}\n|---|---|---|---|---|---|---|")
         for src, s in rows[why]:
             print(headline_row(src, s))
     if args.write:
-        cal = fit(unseen, labels, settings, max_wrong=args.max_wrong, max_phantoms=args.max_phantoms,
-                  note=f"fitted on the unseen-source readings of {sorted({h.source for h in unseen})} "
-                  f"({len(unseen)} photos; runs {sorted({h.run for h in unseen})})")
+        cal = fit(
+            unseen,
+            labels,
+            settings,
+            max_wrong=args.max_wrong,
+            max_phantoms=args.max_phantoms,
+            note=f"fitted on the unseen-source readings of {sorted({h.source for h in unseen})} "
+            f"({len(unseen)} photos; runs {sorted({h.run for h in unseen})})",
+        )
         args.write.mkdir(parents=True, exist_ok=True)
-        (args.write / CALIBRATION_FILE).write_text(json.dumps(
-            {"temperature": round(cal.temperature, 4), "unsure_below": round(cal.unsure_below, 4),
-             "note": cal.note}, indent=1) + "\n")
-        print(f"\nwrote {args.write / CALIBRATION_FILE}: temperature {cal.temperature:.3f}, "
-              f"unsure below {cal.unsure_below:.3f}")
+        (args.write / CALIBRATION_FILE).write_text(
+            json.dumps(
+                {
+                    "temperature": round(cal.temperature, 4),
+                    "unsure_below": round(cal.unsure_below, 4),
+                    "note": cal.note,
+                },
+                indent=1,
+            )
+            + "\n"
+        )
+        print(
+            f"\nwrote {args.write / CALIBRATION_FILE}: temperature {cal.temperature:.3f}, "
+            f"unsure below {cal.unsure_below:.3f}"
+        )
     return 0
 
 

@@ -44,8 +44,12 @@ def main(argv: list[str] | None = None) -> int:
     for source, fold in RUNS:
         out = args.work / f"loso-{source}"
         if not (out / "predictions.jsonl").exists():
-            jobs.append(([*train, "--out", str(out), "--holdout-source", source, "--folds", "3", "--fold", str(fold)],
-                         args.work / f"loso-{source}.log"))
+            jobs.append(
+                (
+                    [*train, "--out", str(out), "--holdout-source", source, "--folds", "3", "--fold", str(fold)],
+                    args.work / f"loso-{source}.log",
+                )
+            )
     final = args.work / "final"
     if not (final / "dice_faces.onnx").exists():
         jobs.append(([*train, "--out", str(final)], args.work / "final.log"))
@@ -54,8 +58,20 @@ def main(argv: list[str] | None = None) -> int:
         _run([jobs[0]], 1)
         _run(jobs[1:], args.jobs)
     runs = [str(args.work / f"loso-{s}") for s, _ in RUNS]
-    subprocess.run([py, str(HERE / "calibrate.py"), "--dataset", *map(str, args.dataset), "--uncalibrated",
-                    "--write", str(final), "--", *runs], check=True)
+    subprocess.run(
+        [
+            py,
+            str(HERE / "calibrate.py"),
+            "--dataset",
+            *map(str, args.dataset),
+            "--uncalibrated",
+            "--write",
+            str(final),
+            "--",
+            *runs,
+        ],
+        check=True,
+    )
     if args.install:
         target = ROOT / "companion" / "vision" / "models"
         for name in MODEL_FILES:
@@ -74,8 +90,14 @@ def _run(jobs: list[tuple[list[str], Path]], at_once: int) -> None:
             cmd, log = pending.pop(0)
             print("running:", " ".join(cmd), ">", log, flush=True)
             with open(log, "wb") as fh:
-                running.append((subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT,
-                                                 env={**_env(), "OMP_NUM_THREADS": "1"}), log))
+                running.append(
+                    (
+                        subprocess.Popen(
+                            cmd, stdout=fh, stderr=subprocess.STDOUT, env={**_env(), "OMP_NUM_THREADS": "1"}
+                        ),
+                        log,
+                    )
+                )
         proc, log = running.pop(0)
         if proc.wait() != 0:
             raise SystemExit(f"a training failed; see {log}")
