@@ -300,7 +300,8 @@ def render_scene(  # noqa: PLR0917 (the simulated camera's positional arguments)
                     fill(img, rim_px, colour)
             margin = 0.4 + wall_h * 0.4
         region = shrink(floor, margin)
-        tray_px = polygon_px(camera, floor) / ss
+        # (clipped: a far corner of a large tray can project far off the picture)
+        tray_px = np.clip(polygon_px(camera, floor) / ss, -8.0 * max(width, height), 9.0 * max(width, height))
         if not inside(view_poly, region).any():
             region = shrink(view_poly, 0.6)
     # things that are not dice, on the tray's floor or on the table around it
