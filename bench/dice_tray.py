@@ -22,9 +22,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.vision.evaluate import load_labels  # noqa: E402
-from companion.vision.render import render_scene  # noqa: E402
-from companion.vision.tray import detect_tray  # noqa: E402
+from companion.vision.evaluate import load_labels
+from companion.vision.render import render_scene
+from companion.vision.tray import detect_tray
 
 DEFAULT = [Path(__file__).resolve().parents[2] / "shared" / "datasets" / d for d in ("dice-real", "dice-gray")]
 
@@ -60,9 +60,11 @@ def main() -> int:
                 got = tray.mask(side, side) > 0
                 ious.append(float((got & (truth > 0)).sum() / max((got | (truth > 0)).sum(), 1)))
     print(f"command: python {' '.join(sys.argv)}")
-    print(f"renders: {clear} with a tray covering 15-85 % of the frame: found {found}, "
-          f"median IoU of those found {np.median(ious) if ious else 0:.2f}; {plain} with no tray: one claimed in "
-          f"{claimed}; labelled dice outside the tray found: {lost} of {dice}; median {np.median(ms):.1f} ms")
+    print(
+        f"renders: {clear} with a tray covering 15-85 % of the frame: found {found}, "
+        f"median IoU of those found {np.median(ious) if ious else 0:.2f}; {plain} with no tray: one claimed in "
+        f"{claimed}; labelled dice outside the tray found: {lost} of {dice}; median {np.median(ms):.1f} ms"
+    )
     for ds in args.datasets:
         photos = with_tray = lost = total = 0
         for lab in load_labels(ds):
