@@ -101,8 +101,11 @@ TRAY_SHARE = (0.12, 0.9)
 #: How far (share of the frame's longer side) a detected tray is widened, so that the tops
 #: of dice by its walls, which a camera at an angle sees beyond the floor, stay inside.
 TRAY_MARGIN = 0.04
-#: With dice given, a tray must hold at least this share of them.
+#: With dice given, a tray must hold at least this share of them ...
 HOLDS_DICE = 0.8
+#: ... and it takes in those within this share of the frame's longer side of it (dice
+#: crowding the tray's edge break its floor into a smaller region than the tray).
+TAKES_NEAR = 0.08
 
 
 def detect_tray(frame: np.ndarray, dice: np.ndarray | None = None) -> Tray | None:
@@ -113,9 +116,10 @@ def detect_tray(frame: np.ndarray, dice: np.ndarray | None = None) -> Tray | Non
     or carpet reaching the frame's edge), that is nearly convex, covers TRAY_SHARE of the
     frame and differs clearly from what lies around it. With ``dice`` (N, 2 pixel centres
     of dice seen), only a region holding at least HOLDS_DICE of them is a tray, and the
-    one holding most wins (a laptop or a card beside the dice is not the tray). None when
-    no region is clearly a tray: then the whole frame is the play area. The result is
-    widened by TRAY_MARGIN. Deterministic; about 10 ms for any frame size.
+    one holding most wins (a laptop or a card beside the dice is not the tray); the tray is
+    then widened to take in the dice within TAKES_NEAR of it. None when no region is
+    clearly a tray: then the whole frame is the play area. The result is widened by
+    TRAY_MARGIN. Deterministic; about 10-20 ms for any frame size.
 
     Raises:
         VisionError: the frame is not a picture.
@@ -135,6 +139,7 @@ def detect_tray(frame: np.ndarray, dice: np.ndarray | None = None) -> Tray | Non
     feats = np.dstack([lab, texture * 2.0]).reshape(-1, 4)
     pts = None if dice is None else np.asarray(dice, np.float64).reshape(-1, 2) * f
     best: tuple[tuple[float, float], np.ndarray] | None = None
+    near = TAKES_NEAR * max(sw, sh)
     k = 4
     labels = _clusters(feats, k).reshape(sh, sw)
     for c in range(k):
@@ -149,19 +154,19 @@ def detect_tray(frame: np.ndarray, dice: np.ndarray | None = None) -> Tray | Non
                 scored = _tray_score(candidate, lab)
                 if scored is None:
                     continue
-                held = 1.0
+                held, hull = 1.0, scored[1]
                 if pts is not None and len(pts):
-                    poly = scored[1].reshape(-1, 1, 2).astype(np.float32)
-                    inside = [
-                        cv2.pointPolygonTest(poly, (float(x), float(y)), True) >= -TRAY_MARGIN * max(sw, sh)
-                        for x, y in pts
-                    ]
-                    held = float(np.mean(inside))
+                    poly = hull.reshape(-1, 1, 2).astype(np.float32)
+                    dist = np.array([cv2.pointPolygonTest(poly, (float(x), float(y)), True) for x, y in pts])
+                    held = float(np.mean(dist >= -near))
                     if held < HOLDS_DICE:
                         continue
+                    taken = pts[(dist < 0) & (dist >= -near)]
+                    if len(taken):
+                        hull = cv2.convexHull(np.vstack([hull, taken]).astype(np.float32)).reshape(-1, 2)
                 key = (held, scored[0])
                 if best is None or key > best[0]:
-                    best = key, scored[1]
+                    best = key, hull
     if best is None:
         return None
     hull = best[1].astype(np.float64)
