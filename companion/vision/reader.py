@@ -96,7 +96,7 @@ class ReaderSettings:
     second_opinion: bool = True
     second_opinion_scales: tuple[float, ...] = (0.87, 1.15)
     rescale: bool = True
-    finder_band: tuple[float, float] = (16.0, 120.0)
+    finder_band: tuple[float, float] = (16.0, 48.0)
     finder_max_side: int = 1280
 
 
@@ -389,12 +389,14 @@ def resolve_overlaps(cand: Candidates, not_die_above: float) -> np.ndarray:
     Spots the face reader calls "not a die" go. When the centre of one die lies inside
     another, larger one (its box pulled in to 80 %), they are one die seen at two scales,
     or a pip of a large die: the larger is kept. Unless the larger holds two or more
-    smaller dice: then it is a cluster of dice seen as one, and the smaller are kept.
+    smaller dice that the face reader is surer of (their median face probability above
+    the larger one's): then it is a cluster of dice seen as one, and the smaller are kept.
     """
     is_die = np.flatnonzero(cand.probs[:, 0] <= not_die_above) if len(cand) else np.zeros(0, int)
     if len(is_die) < 2:
         return is_die
     c, size = cand.centres[is_die], cand.sizes[is_die].max(1)
+    sure = cand.probs[is_die, 1:7].max(1)
     half = cand.sizes[is_die] * 0.4
     # inside[i, j]: the centre of die j lies inside die i (and j is the smaller)
     inside = ((np.abs(c[None, :, 0] - c[:, None, 0]) <= half[:, None, 0])
@@ -405,7 +407,7 @@ def resolve_overlaps(cand: Candidates, not_die_above: float) -> np.ndarray:
         if drop[i]:
             continue
         held = np.flatnonzero(inside[i] & ~drop)
-        if len(held) >= 2 and size[held].max() < 0.6 * size[i]:
+        if len(held) >= 2 and size[held].max() < 0.6 * size[i] and float(np.median(sure[held])) > sure[i]:
             drop[i] = True
         else:
             drop[held] = True

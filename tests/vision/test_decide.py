@@ -40,8 +40,16 @@ def test_a_pip_of_a_large_die_is_not_a_die_of_its_own():
 
 
 def test_a_large_spot_over_several_dice_is_a_cluster_not_a_die():
-    c = cand((300, 300, 200, DIE5), (260, 260, 60, DIE1), (340, 340, 60, DIE1))
+    # two dice read surely, and a spot as large as both read with doubt
+    c = cand((300, 300, 200, {5: 0.6, 0: 0.4}), (260, 260, 60, DIE1), (340, 340, 60, DIE1))
     assert sorted(resolve_overlaps(c, 0.5).tolist()) == [1, 2]
+
+
+def test_the_pips_of_a_large_die_read_as_doubtful_ones_do_not_break_it_up():
+    # a 5 read surely, and three of its pips taken for "1"s with doubt
+    pip = {1: 0.4, 0: 0.35, 2: 0.25}
+    c = cand((300, 300, 200, DIE5), (240, 240, 40, pip), (300, 300, 40, pip), (360, 360, 40, pip))
+    assert resolve_overlaps(c, 0.5).tolist() == [0]
 
 
 def test_touching_dice_both_stay():
