@@ -45,7 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _add_reader_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tray", metavar="X0,Y0,X1,Y1",
-                   help="only read dice inside this part of the picture (fractions 0-1; or x,y;x,y;... corners)")
+                   help="only read dice inside this part of the picture (fractions 0-1; or x,y;x,y;... corners; "
+                        "or 'auto': look for the tray holding the dice in each picture)")
     p.add_argument("--unsure-below", type=float, metavar="P",
                    help="flag dice read with less confidence than P (0-1) as unsure (default 0.9)")
 
@@ -53,17 +54,18 @@ def _add_reader_options(p: argparse.ArgumentParser) -> None:
 def _reader(args: argparse.Namespace) -> Any:
     from companion.vision.reader import DiceReader, ReaderSettings
 
-    if args.unsure_below is None:
+    auto = args.tray == "auto"
+    if args.unsure_below is None and not auto:
         return None
-    if not 0.0 <= args.unsure_below <= 1.0:
+    if args.unsure_below is not None and not 0.0 <= args.unsure_below <= 1.0:
         raise VisionError("--unsure-below must be a probability from 0 to 1")
-    return DiceReader(settings=ReaderSettings(unsure_below=args.unsure_below))
+    return DiceReader(settings=ReaderSettings(unsure_below=args.unsure_below, auto_tray=auto))
 
 
 def _tray(args: argparse.Namespace) -> Any:
     from companion.vision.tray import Tray
 
-    return Tray.parse(args.tray) if args.tray else None
+    return Tray.parse(args.tray) if args.tray and args.tray != "auto" else None
 
 
 def run_read(args: argparse.Namespace) -> int:
@@ -94,6 +96,8 @@ def run_read(args: argparse.Namespace) -> int:
         else:
             faces = " ".join(f"{d.value}?" if d.unsure else str(d.value) for d in det) or "no dice"
             note = f"  ({det.unsure_count} unsure: confirm the dice marked ?)" if det.unsure_count else ""
+            if det.unreadable_count:
+                note += f"  ({det.unreadable_count} could not be read)"
             print(f"{name}: {faces}{note}")
     return 1 if failed else 0
 

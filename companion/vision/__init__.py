@@ -19,6 +19,7 @@ from companion.vision.errors import CameraNotFound, VisionError
 _LAZY = {
     "BadTray": "companion.vision.tray",
     "Tray": "companion.vision.tray",
+    "detect_tray": "companion.vision.tray",
     "DiceReader": "companion.vision.reader",
     "ReaderSettings": "companion.vision.reader",
     "read_dice": "companion.vision.reader",

@@ -17,6 +17,9 @@ class Die:
     box: tuple[float, float, float, float]
     confidence: float
     unsure: bool
+    #: False for a die whose top face cannot be read at all (hidden, leaning, cut off by the
+    #: frame): its value is only a guess, and it is always flagged unsure.
+    readable: bool = True
 
     @property
     def centre(self) -> tuple[float, float]:
@@ -31,18 +34,26 @@ class DiceDetections:
 
     ``values`` (N,) ints 1-6, ``boxes`` (N, 4) float x, y, w, h in pixels,
     ``confidence`` (N,) floats 0-1, ``unsure`` (N,) bools: a die flagged unsure must be
-    confirmed by a player before anything is decided on it.
+    confirmed by a player before anything is decided on it. ``readable`` (N,) bools
+    (default all True): False for a die that was found but whose top face could not be
+    read at all; such a die is always unsure.
     """
 
     values: np.ndarray
     boxes: np.ndarray
     confidence: np.ndarray
     unsure: np.ndarray
+    readable: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.values)
-        if self.boxes.shape != (n, 4) or len(self.confidence) != n or len(self.unsure) != n:
+        if self.readable is None:
+            object.__setattr__(self, "readable", np.ones(n, bool))
+        if (self.boxes.shape != (n, 4) or len(self.confidence) != n or len(self.unsure) != n
+                or len(self.readable) != n):  # type: ignore[arg-type]
             raise ValueError("DiceDetections arrays must all describe the same number of dice")
+        if (~np.asarray(self.readable, bool) & ~np.asarray(self.unsure, bool)).any():
+            raise ValueError("a die whose face could not be read must be flagged unsure")
 
     @classmethod
     def empty(cls) -> DiceDetections:
@@ -52,6 +63,7 @@ class DiceDetections:
             boxes=np.zeros((0, 4), dtype=np.float32),
             confidence=np.zeros(0, dtype=np.float32),
             unsure=np.zeros(0, dtype=bool),
+            readable=np.zeros(0, dtype=bool),
         )
 
     @classmethod
@@ -64,6 +76,7 @@ class DiceDetections:
             boxes=np.array([d.box for d in dice], dtype=np.float32).reshape(-1, 4),
             confidence=np.array([d.confidence for d in dice], dtype=np.float32),
             unsure=np.array([d.unsure for d in dice], dtype=bool),
+            readable=np.array([d.readable for d in dice], dtype=bool),
         )
 
     def __len__(self) -> int:
@@ -76,6 +89,7 @@ class DiceDetections:
                 box=tuple(float(v) for v in self.boxes[i]),  # type: ignore[arg-type]
                 confidence=float(self.confidence[i]),
                 unsure=bool(self.unsure[i]),
+                readable=bool(self.readable[i]),  # type: ignore[index]
             )
 
     @property
@@ -88,12 +102,20 @@ class DiceDetections:
         """How many dice need a player's confirmation."""
         return int(self.unsure.sum())
 
+    @property
+    def unreadable_count(self) -> int:
+        """How many dice were found whose top face could not be read at all."""
+        return int((~np.asarray(self.readable, bool)).sum())
+
     def faces(self) -> list[int]:
         """The face values of the dice read with confidence (unsure ones left out)."""
         return [int(v) for v in self.values[~self.unsure]]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"dice": [{"value", "box", "confidence", "unsure"}...], "unsure": N}``."""
+        """``{"dice": [{"value", "box", "confidence", "unsure", "readable"}...], "count": N,
+        "unsure": U, "unreadable": R}``: ``count`` dice found, ``unsure`` of them to be
+        confirmed, ``unreadable`` of those found but not readable at all ("R dice could not
+        be read"; their ``value`` is a guess)."""
         return {
             "dice": [
                 {
@@ -101,8 +123,11 @@ class DiceDetections:
                     "box": [round(v, 1) for v in d.box],
                     "confidence": round(d.confidence, 4),
                     "unsure": d.unsure,
+                    "readable": d.readable,
                 }
                 for d in self
             ],
+            "count": len(self),
             "unsure": self.unsure_count,
+            "unreadable": self.unreadable_count,
         }

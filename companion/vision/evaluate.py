@@ -162,6 +162,12 @@ class Scores:
     images_all_right: int
     confusion: tuple[tuple[int, ...], ...]  # 7x7: rows label 1-6 + "none", cols read 1-6 + "none"
     median_ms: float
+    extra_sure: int = 0
+
+    @property
+    def confident(self) -> int:
+        """Labelled dice read with confidence (not flagged unsure), right or wrong."""
+        return self.correct - self.right_unsure + self.wrong_sure
 
     def rate(self, n: int, of: int) -> float:
         """n / of, or 0 when there is nothing to count."""
@@ -183,6 +189,19 @@ class Scores:
             "right_but_flagged_unsure": self.right_unsure,
             "confusion": [list(r) for r in self.confusion],
             "median_ms": self.median_ms,
+            **self.headline(),
+        }
+
+    def headline(self) -> dict[str, float | int]:
+        """The figures a player feels (rates 0-1): dice missed, read confidently, confident
+        reads wrong, and confident phantom dice (a reading matching no labelled die and not
+        flagged unsure) per 100 labelled dice."""
+        return {
+            "readable_dice": self.dice,
+            "read_confidently": self.rate(self.confident, self.dice),
+            "confident_wrong": self.rate(self.wrong_sure, self.confident),
+            "confident_phantoms": self.extra_sure,
+            "confident_phantoms_per_100": 100.0 * self.rate(self.extra_sure, self.dice),
         }
 
 
@@ -215,6 +234,7 @@ def score(results: Iterable[ImageResult]) -> Scores:
         images_all_right=sum(r.all_right for r in results),
         confusion=tuple(tuple(int(v) for v in row) for row in conf),
         median_ms=float(np.median(times) * 1000) if times else 0.0,
+        extra_sure=sum(not unsure for r in results for _, unsure in r.extra),
     )
 
 
@@ -237,6 +257,9 @@ def format_scores(name: str, s: Scores) -> str:
         f"  extra dice            {s.extra} = {pct(s.extra, s.dice)}",
         f"  wrong and sure        {s.wrong_sure}   wrong, flagged unsure {s.wrong_unsure}"
         f"   right, flagged unsure {s.right_unsure}",
+        f"  read confidently      {s.confident}/{s.dice} = {pct(s.confident, s.dice)}"
+        f"   of them wrong {s.wrong_sure} = {pct(s.wrong_sure, s.confident)}",
+        f"  confident phantoms    {s.extra_sure} = {100 * s.rate(s.extra_sure, s.dice):.2f} per 100 dice",
         f"  median latency        {s.median_ms:.1f} ms per photo",
         "  confusion (rows: label, columns: read; '-' = none)",
         "        " + " ".join(f"{c:>5}" for c in ("1", "2", "3", "4", "5", "6", "-")),
@@ -244,3 +267,17 @@ def format_scores(name: str, s: Scores) -> str:
     for k, row in enumerate(s.confusion):
         lines.append(f"  {('1', '2', '3', '4', '5', '6', '-')[k]:>5} " + " ".join(f"{v:>5}" for v in row))
     return "\n".join(lines)
+
+
+#: The columns of :func:`headline_row`.
+HEADLINE_HEADER = ("| photos | readable dice | missed | read confidently | confident reads wrong "
+                   "| confident phantom dice per 100 | dice right |")
+
+
+def headline_row(name: str, s: Scores) -> str:
+    """One Markdown table row of the headline figures (see :meth:`Scores.headline`)."""
+    h = s.headline()
+    return (f"| {name} ({s.images}) | {s.dice} | {100 * s.rate(s.missed, s.dice):.1f} % "
+            f"| {100 * float(h['read_confidently']):.1f} % | {100 * float(h['confident_wrong']):.2f} % "
+            f"({s.wrong_sure}/{s.confident}) | {float(h['confident_phantoms_per_100']):.2f} ({s.extra_sure}) "
+            f"| {100 * s.rate(s.correct, s.dice):.1f} % |")

@@ -23,8 +23,9 @@ FINDER_CHANNELS = 5
 #: The face reader's input is CROP_PX x CROP_PX, showing CROP_CONTEXT die sizes.
 CROP_PX = 48
 CROP_CONTEXT = 1.3
-#: Face reader classes: 0 "not a die", then the faces 1-6.
-N_CLASSES = 7
+#: Face reader classes: 0 "not a die", then the faces 1-6, then 7 "a die whose top face
+#: cannot be read" (readers made before that class give 7).
+N_CLASSES = 8
 
 
 def finder_scale(height: int, width: int) -> float:
@@ -36,15 +37,15 @@ def finder_input(image: np.ndarray, scale: float | None = None) -> tuple[np.ndar
     """A BGR frame as the finder's (1, 3, H, W) float32 input, and the scale used.
 
     By default the frame is shrunk to fit a FINDER_SIDE square. With ``scale`` (finder
-    pixels per frame pixel) it is resized by that factor instead, onto a canvas of at
-    least FINDER_SIDE and a multiple of 32 each way. The frame sits top-left and the rest
-    is filled with zeros, which is mid-grey after normalisation.
+    pixels per frame pixel) it is resized by that factor instead. Either way it lies on a
+    canvas of the next multiple of 32 each way (at least 32), top-left, and the rest is
+    filled with zeros, which is mid-grey after normalisation.
     """
     h, w = image.shape[:2]
     s = finder_scale(h, w) if scale is None else float(scale)
     nw, nh = max(1, round(w * s)), max(1, round(h * s))
     small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-    bw, bh = (max(FINDER_SIDE, -(-n // 32) * 32) for n in (nw, nh))
+    bw, bh = (max(32, -(-n // 32) * 32) for n in (nw, nh))
     blob = np.zeros((bh, bw, 3), np.float32)
     blob[:nh, :nw] = small.astype(np.float32) * (1.0 / 255.0) - 0.5
     return blob.transpose(2, 0, 1)[None].copy(), s

@@ -2,15 +2,19 @@
 
 Small networks shipped in ``companion/vision/models/`` are run by ``cv2.dnn``:
 
-1. the *finder* looks at the frame shrunk to 320 px and marks the centre and size of each
+1. the *finder* looks at the frame shrunk to 320 px, and again shrunk 0.4 times further
+   (for dice too large to be seen whole at 320 px), and marks the centre and size of each
    die's top face (a heat map at 1/4 resolution, CenterNet style);
 2. the *face reader* looks at a 48x48 square cut from the full-size frame around each
-   centre and names the top face 1-6, or says it is not a die;
-3. a *second face reader*, trained apart from the first, gives a second opinion on the
+   centre and names the top face 1-6, or says it is not a die, or that it is a die whose
+   top face cannot be read (hidden, leaning, cut off by the frame);
+3. where two spots claim one die (a pip of a large die and the die itself), the die wins;
+4. a *second face reader*, trained apart from the first, gives a second opinion on the
    dice the first reads with doubt (optional: without it the first reads alone).
 
-A die whose face the reader gives less than ``unsure_below`` probability is flagged
-unsure: it is reported with its best guess but must be confirmed by a player.
+A die whose face the reader gives less than ``unsure_below`` probability (calibrated on
+photos the networks never saw, ``dice_calibration.json``) is flagged unsure: it is
+reported with its best guess but must be confirmed by a player.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from companion.vision.preprocess import (
     normalise_crop,
 )
 from companion.vision.scale import MAX_LOOKS, MIN_STEP, STRONG_SPOT, Look, better, next_scale
-from companion.vision.tray import Tray
+from companion.vision.tray import Tray, detect_tray
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +52,12 @@ FACE_FILE = "dice_faces.onnx"
 SECOND_FACE_FILE = "dice_faces_second.onnx"
 #: What the face reader was trained to see, written beside it by the training script.
 FACE_SPEC_FILE = "dice_faces.json"
+#: How the face reader's probabilities are made honest, written by the calibration tool.
+CALIBRATION_FILE = "dice_calibration.json"
+#: The unsure threshold when the models have no calibration.
+DEFAULT_UNSURE_BELOW = 0.9
+#: Face reader class of a die whose top face cannot be read (8-class readers).
+UNREADABLE = 7
 
 
 @dataclass(frozen=True)
@@ -56,7 +66,13 @@ class ReaderSettings:
 
     ``find_threshold``: centre heat a spot needs to be looked at; ``not_die_above``: a
     spot the face reader calls "not a die" with more than this is dropped;
-    ``unsure_below``: a die read with less confidence than this is flagged unsure;
+    ``unsure_below``: a die read with less confidence than this is flagged unsure (None:
+    the threshold calibrated with the models, else 0.9); ``unreadable_above``: a die whose
+    face the reader calls unreadable with more than this is counted as a die that could
+    not be read (and flagged unsure); ``coarse_look``: the finder also looks at the frame
+    this many times smaller again, for large dice (0: not); ``auto_tray``: when no tray is
+    given, look for one holding the dice read (:func:`~companion.vision.tray.detect_tray`)
+    and drop the dice outside it;
     ``duplicate_within``: a weaker spot closer than this many die sizes to a stronger one
     is the same die. The face reader looks at every die once; a die whose likeliest class
     has less than ``look_again_below`` is looked at again, turned by each further quarter
@@ -70,7 +86,10 @@ class ReaderSettings:
 
     find_threshold: float = 0.2
     not_die_above: float = 0.5
-    unsure_below: float = 0.9
+    unsure_below: float | None = None
+    unreadable_above: float = 0.5
+    coarse_look: float = 0.4
+    auto_tray: bool = False
     face_views: int = 4
     look_again_below: float = 0.95
     duplicate_within: float = 0.45
@@ -79,6 +98,80 @@ class ReaderSettings:
     rescale: bool = True
     finder_band: tuple[float, float] = (16.0, 48.0)
     finder_max_side: int = 1280
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Every spot the finder marked in one frame and what the face reader made of it.
+
+    ``centres`` (N, 2) and ``sizes`` (N, 2) w, h in frame pixels, ``scores`` (N,) finder
+    heat, ``probs`` (N, C) face reader probabilities ("not a die", faces 1-6 and, for
+    8-class readers, "a die that cannot be read"), ``scale`` the finder scale of the look
+    kept (finder px per frame px).
+    """
+
+    centres: np.ndarray
+    sizes: np.ndarray
+    scores: np.ndarray
+    probs: np.ndarray
+    scale: float
+
+    def __len__(self) -> int:
+        return len(self.centres)
+
+    def take(self, keep: np.ndarray) -> Candidates:
+        """Only the candidates at ``keep`` (indices or a mask)."""
+        return Candidates(self.centres[keep], self.sizes[keep], self.scores[keep], self.probs[keep], self.scale)
+
+    @classmethod
+    def empty(cls, n_classes: int = N_CLASSES, scale: float = 1.0) -> Candidates:
+        """No candidates."""
+        return cls(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32),
+                   np.zeros((0, n_classes), np.float32), scale)
+
+    @classmethod
+    def concat(cls, parts: list[Candidates], scale: float) -> Candidates:
+        """All candidates of ``parts`` together."""
+        return cls(np.concatenate([p.centres for p in parts]), np.concatenate([p.sizes for p in parts]),
+                   np.concatenate([p.scores for p in parts]), np.concatenate([p.probs for p in parts]), scale)
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """How to turn the face reader's probabilities into honest confidences: divide their
+    logarithms by ``temperature`` (and normalise), then flag a die unsure below
+    ``unsure_below``. ``note`` says on which photos the two were chosen."""
+
+    temperature: float = 1.0
+    unsure_below: float = DEFAULT_UNSURE_BELOW
+    note: str = ""
+
+    def apply(self, probs: np.ndarray) -> np.ndarray:
+        """Calibrated probabilities (N, C) from raw ones."""
+        if self.temperature == 1.0 or len(probs) == 0:
+            return probs
+        logp = np.log(np.clip(probs, 1e-9, 1.0)) / self.temperature
+        logp -= logp.max(1, keepdims=True)
+        p = np.exp(logp)
+        return np.asarray(p / p.sum(1, keepdims=True), np.float32)
+
+    @classmethod
+    def load(cls, path: Path) -> Calibration:
+        """The calibration in ``path``, or the uncalibrated default when there is none.
+
+        Raises:
+            VisionError: the file exists but cannot be read.
+        """
+        if not path.is_file():
+            return cls()
+        try:
+            data = json.loads(path.read_text())
+            cal = cls(float(data["temperature"]), float(data["unsure_below"]), str(data.get("note", "")))
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise VisionError(f"the dice calibration {path} could not be read: {exc}") from exc
+        if not (0.05 <= cal.temperature <= 20 and 0.0 <= cal.unsure_below <= 1.0):
+            raise VisionError(f"the dice calibration {path} is out of range: {data}")
+        return cal
 
 
 class DiceReader:
@@ -99,8 +192,15 @@ class DiceReader:
         if self._second is None:
             log.info("%s has no %s: dice read with doubt get no second opinion", folder, SECOND_FACE_FILE)
         _check_face_spec(folder / FACE_SPEC_FILE)
-        _check_outputs(folder, self._finder, self._faces, self._second)
+        self.n_classes = _check_outputs(folder, self._finder, self._faces, self._second)
+        self.calibration = Calibration.load(folder / CALIBRATION_FILE)
         self._lock = threading.Lock()
+
+    @property
+    def unsure_below(self) -> float:
+        """The confidence under which a die is flagged unsure."""
+        s = self.settings.unsure_below
+        return self.calibration.unsure_below if s is None else s
 
     def find(self, image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Candidate dice: centres (N, 2) and sizes (N, 2) w, h in frame pixels, scores (N,).
@@ -128,13 +228,35 @@ class DiceReader:
         keep = _suppress_duplicates(centres, sizes, self.settings.duplicate_within)
         return centres[keep], sizes[keep], scores[keep].astype(np.float32)
 
+    def find_all(self, image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`find` at ``scale`` and, with ``coarse_look``, at that scale times it too
+        (large dice); a spot of the coarse look near one of about its size found at
+        ``scale`` is the same die and dropped (a much smaller spot inside it, such as a pip,
+        is left for :func:`resolve_overlaps` to judge once the faces are read)."""
+        base = finder_scale(*image.shape[:2]) if scale is None else scale
+        centres, sizes, scores = self.find(image, base)
+        f = self.settings.coarse_look
+        if f <= 0 or max(image.shape[:2]) * base * f < 2 * FINDER_STRIDE * 8:
+            return centres, sizes, scores
+        c2, s2, sc2 = self.find(image, base * f)
+        if len(c2) == 0:
+            return centres, sizes, scores
+        if len(centres):
+            # the same die seen at both scales (centres within the duplicate distance)
+            d = np.hypot(*(c2[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+            m2, m1 = s2.mean(1)[:, None], sizes.mean(1)[None, :]
+            same = (d <= self.settings.duplicate_within * np.maximum(m2, m1)) & (m1 >= 0.67 * m2) & (m1 <= 1.5 * m2)
+            new = ~same.any(1)
+            c2, s2, sc2 = c2[new], s2[new], sc2[new]
+        return (np.concatenate([centres, c2]), np.concatenate([sizes, s2]), np.concatenate([scores, sc2]))
+
     def classify(self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-        """Class probabilities (N, 7): "not a die", then faces 1-6, for dice at ``centres``."""
+        """Class probabilities (N, C): "not a die", faces 1-6 (and "unreadable die"), for dice at ``centres``."""
         if len(centres) == 0:
-            return np.zeros((0, 7), np.float32)
+            return np.zeros((0, self.n_classes), np.float32)
         crops = np.stack([
             normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
-            for c, s in zip(centres, sizes)
+            for c, s in zip(centres, sizes, strict=True)
         ])
         probs = self._face_probs(self._faces, crops)
         views = max(1, min(4, self.settings.face_views))
@@ -165,7 +287,16 @@ class DiceReader:
             logits = net.forward().reshape(len(crops), -1)
         logits = logits - logits.max(1, keepdims=True)
         p = np.exp(logits)
-        return (p / p.sum(1, keepdims=True)).astype(np.float32)
+        return np.asarray(p / p.sum(1, keepdims=True), np.float32)
+
+    def candidates(self, frame: np.ndarray) -> Candidates:
+        """Every spot the finder marked in ``frame`` and the face reader's raw probabilities,
+        from the best-fitting look, before anything is dropped (for calibration tools).
+
+        Raises:
+            VisionError: the frame is not a colour picture.
+        """
+        return self._best_look(_as_bgr(frame))
 
     def read(self, frame: np.ndarray, tray: Tray | None = None) -> DiceDetections:
         """Read every die in ``frame`` (BGR uint8); with ``tray``, only dice inside it.
@@ -173,57 +304,114 @@ class DiceReader:
         Raises:
             VisionError: the frame is not a colour picture.
         """
-        image = _as_bgr(frame)
-        # The whole frame is read and dice outside the tray dropped, so that the dice
-        # are sized for the finder the same way with or without a tray.
-        centres, sizes, probs = self._best_look(image)
-        if len(centres) == 0:
-            return DiceDetections.empty()
-        s = self.settings
-        is_die = probs[:, 0] <= s.not_die_above
-        values = probs[:, 1:].argmax(1) + 1
-        confidence = probs[np.arange(len(values)), values]
-        if tray is not None:
-            is_die &= tray.contains(centres, frame.shape[1], frame.shape[0])
+        cand = self.candidates(frame)
         h, w = frame.shape[:2]
-        lo = np.clip(centres - sizes / 2, 0, (w, h))
-        hi = np.clip(centres + sizes / 2, 0, (w, h))
-        boxes = np.concatenate([lo, hi - lo], 1)[is_die]
-        confidence = confidence[is_die]
-        order = np.lexsort((boxes[:, 0], np.round(boxes[:, 1] / max(float(np.median(sizes[:, 1])), 1.0))))
-        return DiceDetections(
-            values=values[is_die][order].astype(np.int8),
-            boxes=boxes[order].astype(np.float32),
-            confidence=confidence[order].astype(np.float32),
-            unsure=(confidence[order] < s.unsure_below),
-        )
+        if tray is None and self.settings.auto_tray:
+            found = self.decide(cand, w, h)
+            if len(found):
+                tray = detect_tray(frame, found.centres)
+        return self.decide(cand, w, h, tray)
 
-    def _best_look(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Centres, sizes and class probabilities from the finder's best-fitting scale."""
+    def decide(self, cand: Candidates, width: int, height: int, tray: Tray | None = None) -> DiceDetections:
+        """The dice among ``cand`` (see :meth:`candidates`) of a ``width`` x ``height`` frame
+        (:func:`decide_dice` with this reader's settings and calibration)."""
+        return decide_dice(cand, width, height, self.settings, self.calibration, tray=tray,
+                           unsure_below=self.unsure_below)
+
+    def _best_look(self, image: np.ndarray) -> Candidates:
+        """The candidates of the finder's best-fitting scale."""
         s = self.settings
-        centres, sizes, probs, look = self._look(image, None)
+        cand, look = self._look(image, None)
         latest, tried = look, [look.scale]
+        if s.coarse_look > 0:
+            tried.append(look.scale * s.coarse_look)
         for _ in range(MAX_LOOKS - 1 if s.rescale else 0):
             other = next_scale(latest, max(image.shape[:2]), s.finder_band, s.finder_max_side)
             if other is None or any(max(other, t) / min(other, t) < MIN_STEP for t in tried):
                 break
             tried.append(other)
-            again = self._look(image, other)
-            latest = again[3]
+            again, latest = self._look(image, other)
             log.debug("looked again at scale %.3f: %d dice of %s finder px", other, len(latest.die_px),
                       latest.typical_px)
             if better(look, latest, s.finder_band):
-                centres, sizes, probs, look = again
-        return centres, sizes, probs
+                cand, look = again, latest
+        return cand
 
-    def _look(self, image: np.ndarray, scale: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, Look]:
+    def _look(self, image: np.ndarray, scale: float | None) -> tuple[Candidates, Look]:
         used = finder_scale(*image.shape[:2]) if scale is None else scale
-        centres, sizes, scores = self.find(image, used)
+        centres, sizes, scores = self.find_all(image, used)
         probs = self.classify(image, centres, sizes)
-        is_die = probs[:, 0] <= self.settings.not_die_above
-        look = Look(used, sizes[is_die].mean(1) * used, probs[is_die, 1:].max(1),
-                    int(((scores >= STRONG_SPOT) & ~is_die).sum()))
-        return centres, sizes, probs, look
+        cand = Candidates(centres, sizes, scores, probs, used)
+        is_die = np.zeros(len(cand), bool)
+        is_die[resolve_overlaps(cand, self.settings.not_die_above)] = True
+        look = Look(used, sizes[is_die].mean(1) * used, probs[is_die, 1:7].max(1) if len(probs) else np.zeros(0),
+                    int(((scores >= STRONG_SPOT) & (probs[:, 0] > self.settings.not_die_above)).sum()))
+        return cand, look
+
+
+def decide_dice(cand: Candidates, width: int, height: int, settings: ReaderSettings, calibration: Calibration, *,
+                tray: Tray | None = None, unsure_below: float | None = None) -> DiceDetections:
+    """The dice among ``cand`` of a ``width`` x ``height`` frame: spots that are not dice and
+    dice outside ``tray`` dropped, one die per spot, confidences calibrated, unsure and
+    unreadable dice flagged (below ``unsure_below``, default the calibration's)."""
+    s = settings
+    threshold = calibration.unsure_below if unsure_below is None else unsure_below
+    if len(cand) == 0:
+        return DiceDetections.empty()
+    keep = resolve_overlaps(cand, s.not_die_above)
+    if tray is not None and len(keep):
+        keep = keep[tray.contains(cand.centres[keep], width, height)]
+    if len(keep) == 0:
+        return DiceDetections.empty()
+    c = cand.take(keep)
+    probs = calibration.apply(c.probs)
+    values = probs[:, 1:7].argmax(1) + 1
+    confidence = probs[np.arange(len(values)), values]
+    readable = np.ones(len(values), bool)
+    if probs.shape[1] > UNREADABLE:
+        readable = c.probs[:, UNREADABLE] <= s.unreadable_above
+    lo = np.clip(c.centres - c.sizes / 2, 0, (width, height))
+    hi = np.clip(c.centres + c.sizes / 2, 0, (width, height))
+    boxes = np.concatenate([lo, hi - lo], 1)
+    order = np.lexsort((boxes[:, 0], np.round(boxes[:, 1] / max(float(np.median(c.sizes[:, 1])), 1.0))))
+    return DiceDetections(
+        values=values[order].astype(np.int8),
+        boxes=boxes[order].astype(np.float32),
+        confidence=confidence[order].astype(np.float32),
+        unsure=(confidence[order] < threshold) | ~readable[order],
+        readable=readable[order],
+    )
+
+
+def resolve_overlaps(cand: Candidates, not_die_above: float) -> np.ndarray:
+    """Indices of the candidates that are dice, one per die (in ``cand`` order).
+
+    Spots the face reader calls "not a die" go. When the centre of one die lies inside
+    another, larger one (its box pulled in to 80 %), they are one die seen at two scales,
+    or a pip of a large die: the larger is kept. Unless the larger holds two or more
+    smaller dice that the face reader is surer of (their median face probability above
+    the larger one's): then it is a cluster of dice seen as one, and the smaller are kept.
+    """
+    is_die = np.flatnonzero(cand.probs[:, 0] <= not_die_above) if len(cand) else np.zeros(0, int)
+    if len(is_die) < 2:
+        return is_die
+    c, size = cand.centres[is_die], cand.sizes[is_die].max(1)
+    sure = cand.probs[is_die, 1:7].max(1)
+    half = cand.sizes[is_die] * 0.4
+    # inside[i, j]: the centre of die j lies inside die i (and j is the smaller)
+    inside = ((np.abs(c[None, :, 0] - c[:, None, 0]) <= half[:, None, 0])
+              & (np.abs(c[None, :, 1] - c[:, None, 1]) <= half[:, None, 1])
+              & (size[None, :] < size[:, None]))
+    drop = np.zeros(len(is_die), bool)
+    for i in np.argsort(-size):
+        if drop[i]:
+            continue
+        held = np.flatnonzero(inside[i] & ~drop)
+        if len(held) >= 2 and size[held].max() < 0.6 * size[i] and float(np.median(sure[held])) > sure[i]:
+            drop[i] = True
+        else:
+            drop[held] = True
+    return is_die[~drop]
 
 
 def _suppress_duplicates(centres: np.ndarray, sizes: np.ndarray, within: float) -> list[int]:
@@ -274,25 +462,34 @@ def _check_face_spec(path: Path) -> None:
                           f"this Purser cuts ({want}); retrain it or use the shipped models")
 
 
-def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second: cv2.dnn.Net | None) -> None:
+def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second: cv2.dnn.Net | None) -> int:
+    """The face readers' number of classes (7, or 8 with "unreadable die"), after checking
+    every network gives what the reader expects."""
     # Swapped or foreign files load fine and fail only on the first frame, or not at all.
-    face_probe = ((1, 3, CROP_PX, CROP_PX), (1, N_CLASSES), "a dice face reader")
+    face_probe = ((1, 3, CROP_PX, CROP_PX), ((1, N_CLASSES), (1, N_CLASSES - 1)), "a dice face reader")
     probes = [
-        (finder, FINDER_FILE, (1, 3, 16 * FINDER_STRIDE, 16 * FINDER_STRIDE), (1, FINDER_CHANNELS, 16, 16),
+        (finder, FINDER_FILE, (1, 3, 16 * FINDER_STRIDE, 16 * FINDER_STRIDE), ((1, FINDER_CHANNELS, 16, 16),),
          "a dice finder"),
         (faces, FACE_FILE, *face_probe),
     ]
     if second is not None:
         probes.append((second, SECOND_FACE_FILE, *face_probe))
-    for net, name, shape, want, what in probes:
+    classes = []
+    for net, name, shape, wants, what in probes:
         try:
             net.setInput(np.zeros(shape, np.float32))
             got = tuple(net.forward().shape)
         except cv2.error:
             got = None
-        if got is None or (got != want and got != want + (1, 1)):
+        if got is None or not any(got in (want, (*want, 1, 1)) for want in wants):
             raise VisionError(f"{folder / name} is not {what} for this Purser (it gives {got} where "
-                              f"{want} was expected); retrain it or use the shipped models")
+                              f"{wants[0]} was expected); retrain it or use the shipped models")
+        if name != FINDER_FILE:
+            classes.append(got[1])
+    if len(set(classes)) > 1:
+        raise VisionError(f"the face readers in {folder} name different classes ({classes}); "
+                          "retrain them together or use the shipped models")
+    return int(classes[0])
 
 
 def _load(path: Path, small_batches: bool = False) -> cv2.dnn.Net:

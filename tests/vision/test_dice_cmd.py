@@ -52,6 +52,12 @@ def test_read_reports_bad_files_and_goes_on(tmp_path):
     assert len(r.stdout.splitlines()) == 1
 
 
+def test_read_with_the_tray_found_automatically():
+    r = purser("read", str(sample_images()[0]), "--json", "--tray", "auto")
+    rec = json.loads(r.stdout)
+    assert rec["count"] == len(rec["dice"]) and rec["unreadable"] == sum(not d["readable"] for d in rec["dice"])
+
+
 def test_read_refuses_a_bad_tray():
     r = purser("read", str(sample_images()[0]), "--tray", "1,2,3", expect=2)
     assert "cannot read the tray" in r.stderr
@@ -67,6 +73,8 @@ def test_eval_on_the_sample_photos(tmp_path):
     assert len(total["confusion"]) == 7 and total["median_ms"] > 0
     text = purser("eval", str(DATA)).stdout
     assert "dice read right" in text and "confusion" in text and "median latency" in text
+    assert "read confidently" in text and "confident phantoms" in text
+    assert {"read_confidently", "confident_wrong", "confident_phantoms_per_100"} <= set(total)
 
 
 def test_eval_with_no_labels(tmp_path):

@@ -10,6 +10,7 @@ from companion.vision.evaluate import (
     LabelledImage,
     Reading,
     format_scores,
+    headline_row,
     load_labels,
     match,
     score,
@@ -109,3 +110,23 @@ def test_bad_labels_are_refused(tmp_path, line):
 def test_missing_labels_file(tmp_path):
     with pytest.raises(BadLabels, match="cannot read"):
         load_labels(tmp_path)
+
+
+def test_headline_figures():
+    """Missed, read confidently, confident reads wrong and confident phantoms per 100 dice."""
+    lab = img("die", (5, (0, 0, 40, 40)), (3, (100, 0, 40, 40)), (2, (200, 0, 40, 40)), (6, (300, 0, 40, 40)))
+    reads = [
+        Reading(5, (0, 0, 40, 40)),  # right, sure
+        Reading(4, (100, 0, 40, 40)),  # wrong, sure
+        Reading(2, (200, 0, 40, 40), unsure=True),  # right, flagged
+        Reading(1, (500, 0, 40, 40)),  # a phantom, sure
+        Reading(1, (600, 0, 40, 40), unsure=True),  # a phantom, flagged: it asks, so not counted
+    ]  # and the 6 is missed
+    s = score([match(lab, reads)])
+    h = s.headline()
+    assert h["readable_dice"] == 4 and s.missed == 1
+    assert h["read_confidently"] == pytest.approx(2 / 4)
+    assert h["confident_wrong"] == pytest.approx(1 / 2)
+    assert h["confident_phantoms"] == 1 and h["confident_phantoms_per_100"] == pytest.approx(25.0)
+    row = headline_row("nb", s)
+    assert row.startswith("| nb (1) | 4 | 25.0 % | 50.0 % | 50.00 % (1/2) | 25.00 (1) |")

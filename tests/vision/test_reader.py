@@ -65,7 +65,7 @@ def test_empty_table_has_no_dice():
     table = np.full((480, 640, 3), (170, 190, 200), np.uint8)
     table = cv2.GaussianBlur(table + np.random.default_rng(1).integers(0, 12, table.shape, dtype=np.uint8), (5, 5), 0)
     det = read_dice(table)
-    assert len(det) == 0 and det.to_json() == {"dice": [], "unsure": 0}
+    assert len(det) == 0 and det.to_json() == {"dice": [], "count": 0, "unsure": 0, "unreadable": 0}
 
 
 def test_grey_and_four_channel_frames_are_accepted():

@@ -1,10 +1,13 @@
 """Cross-validated accuracy: score the held-out readings written by train.py --folds.
 
-    python tools/dice_model/cv_report.py --dataset DIR /tmp/cv0 /tmp/cv1 /tmp/cv2 ...
+    python tools/dice_model/cv_report.py --dataset DIR [DIR ...] -- RUN [RUN ...]
 
 Each folder holds ``predictions.jsonl`` (the readings of the photos its networks never
-saw). Prints the figures per source and overall, and, for calibration, how often dice
-read with each band of confidence were right.
+saw). Prints the figures per source and overall (the full confusion, and the headline
+rows: missed, read confidently, confident reads wrong, confident phantoms), and how often
+dice read with each band of confidence were right. ``calibrate.py`` gives the figures
+with the confidence calibrated per source; this script scores the readings as the reader
+made them (or, with ``--reread``, as the reader makes them now, with any settings).
 
 With ``--reread --reframe pad:2`` each held-out photo is first placed in the middle of a
 table twice its width and height (its dice keep their pixels, so they are half as large
@@ -28,21 +31,23 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from companion.vision.evaluate import (  # noqa: E402
+    HEADLINE_HEADER,
     ImageResult,
     Label,
     LabelledImage,
     Reading,
     format_scores,
+    headline_row,
     load_labels,
     match,
     score_by_group,
 )
-from companion.vision.reader import DiceReader, ReaderSettings  # noqa: E402
+from companion.vision.reader import CALIBRATION_FILE, Calibration, DiceReader, ReaderSettings  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dataset", type=Path, required=True)
+    ap.add_argument("--dataset", type=Path, nargs="+", required=True)
     ap.add_argument("--unsure-below", type=float, default=None,
                     help="re-flag dice with this threshold instead of the one used when reading")
     ap.add_argument("--reread", action="store_true",
@@ -54,13 +59,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --reread: ask the second face reader about doubtful dice (default: the app's)")
     ap.add_argument("--rescale", action=argparse.BooleanOptionalAction, default=None,
                     help="with --reread: look again at dice too small or large for the finder (default: the app's)")
+    ap.add_argument("--auto-tray", action="store_true",
+                    help="with --reread: drop dice outside the tray found holding the dice (ReaderSettings.auto_tray)")
+    ap.add_argument("--unsure-from", type=Path, metavar="MODELS",
+                    help="with --reread: use the calibration in MODELS/dice_calibration.json (default: each run's own)")
     ap.add_argument("--reframe", type=_reframe_arg, metavar="pad:F|zoom:F",
                     help="with --reread: read each photo on a larger table or cut to its dice (see above)")
     ap.add_argument("--errors", action="store_true",
                     help="also list every photo not read all right: dice misread, missed and extra")
     ap.add_argument("folders", type=Path, nargs="+")
     args = ap.parse_args(argv)
-    labels = {Path(lab.image).name: lab for lab in load_labels(args.dataset)}
+    labels = {Path(lab.image).name: lab for d in args.dataset for lab in load_labels(d)}
+    folders = {Path(lab.image).name: d for d in args.dataset for lab in load_labels(d)}
     results, confs = [], []
     settings = ReaderSettings()
     if args.face_views is not None:
@@ -71,15 +81,19 @@ def main(argv: list[str] | None = None) -> int:
         settings = replace(settings, second_opinion=args.second_opinion)
     if args.rescale is not None:
         settings = replace(settings, rescale=args.rescale)
+    if args.auto_tray:
+        settings = replace(settings, auto_tray=True)
     if args.reframe and not args.reread:
         ap.error("--reframe needs --reread")
     for folder in args.folders:
         reader = DiceReader(folder, settings) if args.reread else None
+        if reader is not None and args.unsure_from is not None:
+            reader.calibration = Calibration.load(args.unsure_from / CALIBRATION_FILE)
         for line in (folder / "predictions.jsonl").read_text().splitlines():
             rec = json.loads(line)
             lab = labels[rec["image"]]
             if reader is not None:
-                image = cv2.imread(str(args.dataset / lab.image))
+                image = cv2.imread(str(folders[rec["image"]] / lab.image))
                 if args.reframe:
                     image, lab = reframe(image, lab, *args.reframe)
                 rec = {"image": rec["image"], **reader.read(image).to_json()}
@@ -92,9 +106,13 @@ def main(argv: list[str] | None = None) -> int:
             if args.errors and not r.all_right:
                 print(describe_errors(r))
             confs.extend((c, t == v) for t, v, _, c in r.pairs)
-    for name, s in score_by_group(results).items():
+    groups = score_by_group(results)
+    for name, s in groups.items():
         print(format_scores(name, s))
         print()
+    print(HEADLINE_HEADER + "\n|---|---|---|---|---|---|---|")
+    for name, s in groups.items():
+        print(headline_row(name, s))
     print(f"{len(results)} photos scored from {len(args.folders)} folds")
     print("calibration: confidence band, matched dice, share read right")
     c = np.array([x for x, _ in confs])

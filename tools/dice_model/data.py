@@ -15,14 +15,20 @@ from companion.vision.render import RENDER_VERSION, render_scene
 
 @dataclass
 class Picture:
-    """One training picture: BGR image, die centres (N, 2), sizes (N, 2) w, h or NaN, values."""
+    """One training picture: BGR image, die centres (N, 2), sizes (N, 2) w, h or NaN, values,
+    and which dice can be read (N,) (a rendered die may be hidden, leaning or cut off)."""
 
     name: str
-    source: str  # "nb", "mp" or "syn"
+    source: str  # the file name's prefix ("nb", "mp", "gr"), or "syn" for renders
     image: np.ndarray
     centres: np.ndarray
     sizes: np.ndarray
     values: np.ndarray
+    readable: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.readable is None:
+            self.readable = np.ones(len(self.values), bool)
 
 
 #: A pip pattern of 2-6 spans about 0.72 of the face (corner pips at +-0.27, radius 0.09).
@@ -65,8 +71,35 @@ def load_real(dataset: Path) -> list[Picture]:
     return out
 
 
+def load_reals(datasets: list[Path]) -> list[Picture]:
+    """Every labelled photo of several dice-real style folders."""
+    return [p for d in datasets for p in load_real(d)]
+
+
+#: Share of renders drawn plain (the simulated camera's look) rather than varied.
+PLAIN_SHARE = 0.15
+
+
+def render_picture(seed: int, variety: bool, width: int, height: int) -> Picture:
+    """One rendered training scene as a Picture: varied scenes with dice from 15 px to 40 %
+    of the frame, plain ones as the simulated camera draws them."""
+    if variety:
+        scene = render_scene(seed, width=width, height=height, variety=True,
+                             die_px=(15.0, 0.4 * min(width, height)))
+    else:
+        scene = render_scene(seed, width=width, height=height, die_px=(20.0, 90.0), tilt=(0.0, 0.25))
+    # the centre of the top face, also for dice the frame cuts (their box is clipped)
+    centres = np.array([np.mean(d.corners, 0) if d.corners else d.centre for d in scene.dice],
+                       np.float32).reshape(-1, 2)
+    sizes = np.array([d.box[2:] for d in scene.dice], np.float32).reshape(-1, 2)
+    return Picture(f"syn_{seed}", "syn", scene.image, centres, sizes,
+                   np.array([d.value for d in scene.dice], np.int64),
+                   np.array([d.readable for d in scene.dice], bool))
+
+
 def load_synthetic(count: int, seed: int, cache: Path | None) -> list[Picture]:
-    """``count`` rendered scenes from seeds ``seed .. seed+count-1`` (cached as .npz)."""
+    """``count`` rendered scenes from seeds ``seed .. seed+count-1`` (cached as .npz):
+    frames of 640x640, 640x480 or 480x640, PLAIN_SHARE of them plain, the rest varied."""
     if cache is not None:
         path = cache / f"synthetic-v{RENDER_VERSION}-{seed}-{count}.npz"
         if path.exists():
@@ -75,12 +108,8 @@ def load_synthetic(count: int, seed: int, cache: Path | None) -> list[Picture]:
     out = []
     rng = np.random.default_rng(seed)
     for i in range(count):
-        w, h = (640, 640) if rng.random() < 0.5 else (640, 480)
-        n = int(rng.integers(1, 26)) if rng.random() < 0.3 else None
-        scene = render_scene(seed + i, width=w, height=h, n_dice=n, die_px=(22.0, 90.0))
-        boxes = np.array([d.box for d in scene.dice], np.float32).reshape(-1, 4)
-        out.append(Picture(f"syn_{seed + i}", "syn", scene.image, boxes[:, :2] + boxes[:, 2:] / 2,
-                           boxes[:, 2:].copy(), np.array([d.value for d in scene.dice], np.int64)))
+        w, h = [(640, 640), (640, 480), (480, 640)][int(rng.choice(3, p=[0.5, 0.35, 0.15]))]
+        out.append(render_picture(seed + i, rng.random() >= PLAIN_SHARE, w, h))
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         arr = np.empty(len(out), object)

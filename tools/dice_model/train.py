@@ -1,14 +1,16 @@
 """Train the dice reader's networks and export them as ONNX for cv2.dnn.
 
-By default the finder is trained first, then the face reader on crops mined with it,
-then the second face reader by the same recipe from the next seed (the reader asks it
-about doubtful dice). With ``--finder-onnx FILE`` an earlier finder is kept and only the
-face readers are trained; with ``--face-epochs 0`` only the finder is trained. The
+By default the finder is trained first, then the face reader on crops mined with it
+(``--second-face`` also trains a second face reader from the next seed, which the reader
+asks about doubtful dice). With ``--finder-onnx FILE`` an earlier finder is kept and only
+the face readers are trained; with ``--face-steps 0`` only the finder is trained. The
 shipped files are made by one run with the defaults (README.md).
 
-With ``--folds K --fold I`` the photos of fold I (stratified by source and dice count)
-are left out of training, and the networks' readings of them are written to
-``OUT/predictions.jsonl`` for an honest accuracy estimate (see cv_report.py).
+Photos can be left out of training, and the networks' readings of them are then written
+to ``OUT/predictions.jsonl`` (with every candidate's raw probabilities, for calibration):
+``--holdout-source gr`` leaves out every photo whose name starts ``gr_`` (a source never
+seen), and ``--folds K --fold I`` the photos of fold I of the other sources (stratified
+by source and dice count: photos of known sources never seen).
 Deterministic for a given seed and thread count (PyTorch CPU).
 """
 
@@ -30,7 +32,7 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from data import Picture, folds, geometric, jpeg, load_real, load_synthetic, photometric  # noqa: E402
+from data import Picture, folds, geometric, jpeg, load_reals, load_synthetic, photometric  # noqa: E402
 from nets import SHIPPED_STEM, FaceReader, Finder  # noqa: E402
 
 from companion.vision.preprocess import (  # noqa: E402
@@ -43,18 +45,27 @@ from companion.vision.preprocess import (  # noqa: E402
     normalise_crop,
 )
 from companion.vision.reader import (  # noqa: E402
+    CALIBRATION_FILE,
     FACE_FILE,
     FACE_SPEC_FILE,
     FINDER_FILE,
     SECOND_FACE_FILE,
+    UNREADABLE,
     DiceReader,
     face_spec,
 )
 
 log = logging.getLogger("train")
 TRAIN_SIDE = 256  # the finder trains on square cuts; it is fully convolutional
+#: Die sizes (finder px) the finder learns; larger dice are found by its second, coarser
+#: look (ReaderSettings.coarse_look), where they come out in this range again.
+FINDER_DICE_PX = (7.0, 72.0)
 #: Times each real die is listed for the face reader (a rendered die: once); the shipped recipe.
 REAL_REPEAT = 6
+#: "Not a die" spots listed per picture at most.
+MAX_FALSE_SPOTS = 60
+#: Share of each face reader batch that is "not a die" crops (the rest: dice).
+NOT_A_DIE_SHARE = 0.45
 
 
 # ------------------------------------------------------------------------- finder ---------
@@ -65,9 +76,11 @@ def finder_sample(rng: np.random.Generator, pic: Picture) -> tuple[np.ndarray, n
     base = finder_scale(h, w)
     known = pic.sizes[~np.isnan(pic.sizes[:, 0])] if len(pic.sizes) else np.zeros((0, 2))
     typical = float(np.median(known.max(1))) if len(known) else 55.0
-    # dice from 9 to 60 finder pixels, most near what the camera gives
-    target = math.exp(rng.uniform(math.log(9), math.log(60))) if rng.random() < 0.5 else typical * base
-    scale = float(np.clip(target / typical, 0.35 * base, 3.0 * base))
+    # dice anywhere in the finder's range half the time, else as the camera gives them
+    lo, hi = FINDER_DICE_PX
+    native = float(np.clip(typical * base, lo, hi))
+    target = math.exp(rng.uniform(math.log(lo), math.log(hi))) if rng.random() < 0.5 else native
+    scale = target / typical
     out, c, s, _ = geometric(rng, pic.image, pic.centres, pic.sizes, scale, TRAIN_SIDE)
     out = jpeg(rng, photometric(rng, out))  # after the cut: same effect, far cheaper
     g = TRAIN_SIDE // FINDER_STRIDE
@@ -135,21 +148,21 @@ def train_finder(pics: list[Picture], weights: np.ndarray, epochs: int, per_epoc
 
 # ------------------------------------------------------------------------- face reader ----
 
-def finder_maps(net: cv2.dnn.Net, pic: Picture) -> tuple[np.ndarray, float]:
-    """The finder's output maps for ``pic`` (run as the reader runs it), and the
-    frame-to-finder scale."""
-    blob, scale = finder_input(pic.image)
+def finder_maps(net: cv2.dnn.Net, pic: Picture, coarse: float = 1.0) -> tuple[np.ndarray, float]:
+    """The finder's output maps for ``pic`` (run as the reader runs it; ``coarse`` < 1: its
+    coarser look), and the frame-to-finder scale."""
+    blob, scale = finder_input(pic.image, finder_scale(*pic.image.shape[:2]) * coarse)
     net.setInput(blob)
     return net.forward()[0], scale
 
 
 def finder_sizes(out: np.ndarray, scale: float, pic: Picture) -> np.ndarray:
     """The finder's die size (max of w, h, frame px) at each labelled centre of ``pic``."""
-    g = FINDER_SIDE // FINDER_STRIDE
+    gy, gx = out.shape[1:]
     sizes = []
     for cx, cy in pic.centres:
-        ix = int(np.clip(cx * scale / FINDER_STRIDE, 0, g - 1))
-        iy = int(np.clip(cy * scale / FINDER_STRIDE, 0, g - 1))
+        ix = int(np.clip(cx * scale / FINDER_STRIDE, 0, gx - 1))
+        iy = int(np.clip(cy * scale / FINDER_STRIDE, 0, gy - 1))
         sizes.append(float(np.exp(out[3:5, iy, ix]).max()) * FINDER_STRIDE / scale)
     return np.array(sizes, np.float32)
 
@@ -159,15 +172,23 @@ def finder_false_spots(out: np.ndarray, scale: float, pic: Picture,
     """Spots the finder marks (heat > 0.1) that are not a labelled die: (cx, cy, size)."""
     heat = 1 / (1 + np.exp(-out[0]))
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > 0.1)
+    h, w = pic.image.shape[:2]
     spots = []
     for iy, ix in zip(*np.nonzero(peaks)):
         cx = (ix + out[1, iy, ix]) * FINDER_STRIDE / scale
         cy = (iy + out[2, iy, ix]) * FINDER_STRIDE / scale
-        size = float(np.exp(out[3:5, iy, ix]).max()) * FINDER_STRIDE / scale
+        size = float(np.exp(np.clip(out[3:5, iy, ix], -3, 6)).max()) * FINDER_STRIDE / scale
+        if not (0 <= cx < w and 0 <= cy < h):
+            continue
         if len(pic.centres):
             d = np.hypot(*(pic.centres - (cx, cy)).T) / np.maximum(sizes, 1)
-            if d.min() < 0.6:
+            inside_die = d < 0.6
+            # a spot on a labelled die at about its size is that die, not a false spot; a
+            # much smaller one (a pip) is a false spot
+            if (inside_die & (size > 0.6 * sizes)).any():
                 continue
+        if pic.source != "syn" and min(cx, cy, w - cx, h - cy) < 0.5 * size:
+            continue  # perhaps a die cut off by the frame, which the photos leave unlabelled
         spots.append((float(cx), float(cy), size))
     return spots
 
@@ -188,7 +209,9 @@ def face_sample(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float,
 
 def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.dnn.Net,
                      real_repeat: int) -> list[tuple[int, float, float, float, int]]:
-    """(picture index, cx, cy, size, class) for every die, plus "not a die" spots."""
+    """(picture index, cx, cy, size, class) for every die (class UNREADABLE for a rendered
+    die that cannot be read), plus "not a die" spots: the finder's false spots at both of
+    its looks, parts of dice (a pip of a large die), table, and clusters of dice."""
     items = []
     for pi, pic in enumerate(pics):
         maps, scale = finder_maps(finder, pic)
@@ -197,14 +220,28 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.
         # for pip-boxed photos the finder's size is all we have; elsewhere mix both
         use = np.where(np.isnan(known), sizes, known)
         rep = real_repeat if pic.source != "syn" else 1
-        for (cx, cy), s, v, fs in zip(pic.centres, use, pic.values, sizes):
+        assert pic.readable is not None
+        for (cx, cy), s, v, fs, ok in zip(pic.centres, use, pic.values, sizes, pic.readable):
+            cls = int(v) if ok else UNREADABLE
             for _ in range(rep):
-                items.append((pi, float(cx), float(cy), float(s), int(v)))
+                items.append((pi, float(cx), float(cy), float(s), cls))
                 if 0.75 <= fs / s <= 1.33:  # the size the finder will give, when it is about right
-                    items.append((pi, float(cx), float(cy), float(fs), int(v)))
+                    items.append((pi, float(cx), float(cy), float(fs), cls))
                 # a crop much smaller than the die shows only part of it: not a die
                 items.append((pi, float(cx), float(cy), float(s * rng.uniform(0.3, 0.55)), 0))
+                # ... nor does one on a pip or an edge of it (a large die's pip is no die)
+                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.18, 0.38) * s
+                items.append((pi, float(cx + r * math.cos(a)), float(cy + r * math.sin(a)),
+                              float(s * rng.uniform(0.2, 0.5)), 0))
         false = finder_false_spots(maps, scale, pic, use)
+        coarse_maps, coarse_scale = finder_maps(finder, pic, 0.4)
+        false += finder_false_spots(coarse_maps, coarse_scale, pic, use)
+        if len(pic.centres) >= 2:  # a spot between touching dice, as large as two: a cluster
+            d = np.hypot(*(pic.centres[:, None] - pic.centres[None]).transpose(2, 0, 1))
+            for i, j in zip(*np.nonzero((d > 0) & (d < 1.7 * np.maximum(use[:, None], use[None])))):
+                if i < j and rng.random() < 0.5:
+                    mid = (pic.centres[i] + pic.centres[j]) / 2
+                    false.append((float(mid[0]), float(mid[1]), float(max(use[i], use[j]) * rng.uniform(1.8, 2.6))))
         h, w = pic.image.shape[:2]
         typical = float(np.median(use)) if len(use) else 50.0
         for _ in range(max(2, len(pic.values)) * rep // 2):  # random spots of table
@@ -221,28 +258,33 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.
             c = pic.centres[j] + r * np.array([math.cos(a), math.sin(a)])
             if (np.hypot(*(pic.centres - c).T) / np.maximum(use, 1)).min() >= 0.6:
                 false.append((float(c[0]), float(c[1]), float(use[j])))
+        if len(false) > MAX_FALSE_SPOTS:  # a speckled carpet must not swamp the other photos
+            false = [false[i] for i in rng.choice(len(false), MAX_FALSE_SPOTS, replace=False)]
         for cx, cy, s in false:
             items.append((pi, cx, cy, s, 0))
     return items
 
 
-def train_faces(pics: list[Picture], finder: cv2.dnn.Net, epochs: int, seed: int,
+def train_faces(pics: list[Picture], finder: cv2.dnn.Net, steps: int, seed: int,
                 real_repeat: int = REAL_REPEAT, stem: str = SHIPPED_STEM) -> FaceReader:
-    """Train the face reader on crops cut where the finder would cut them."""
+    """Train the face reader for ``steps`` batches on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
     items = build_face_items(rng, pics, finder, real_repeat=real_repeat)
-    counts = np.bincount([it[4] for it in items], minlength=7)
-    log.info("face items per class %s", counts.tolist())
+    counts = np.bincount([it[4] for it in items], minlength=8)
+    log.info("face items per class %s (%.1f epochs)", counts.tolist(), steps * 128 / max(len(items), 1))
     net = FaceReader(stem)
     batch = 128
-    steps = epochs * (len(items) // batch)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps, pct_start=0.1)
     net.train()
     t0 = time.time()
+    labels = np.array([it[4] for it in items])
+    weight = np.where(labels == 0, NOT_A_DIE_SHARE / max((labels == 0).sum(), 1),
+                      (1 - NOT_A_DIE_SHARE) / max((labels != 0).sum(), 1))
+    weight /= weight.sum()
     for step in range(steps):
-        idx = rng.integers(len(items), size=batch)
+        idx = rng.choice(len(items), size=batch, p=weight)
         xs, ys = [], []
         for i in idx:
             pi, cx, cy, s, v = items[i]
@@ -277,28 +319,70 @@ def export_faces(faces: FaceReader, out: Path, name: str = FACE_FILE) -> None:
                       input_names=["crops"], output_names=["logits"], opset_version=17,
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
     (out / FACE_SPEC_FILE).write_text(json.dumps(face_spec()) + "\n")
+    if (out / CALIBRATION_FILE).exists():  # it was made for the face reader this one replaces
+        (out / CALIBRATION_FILE).unlink()
+        log.warning("removed the old %s from %s: calibrate the new networks (calibrate.py)", CALIBRATION_FILE, out)
+
+
+def split(real: list[Picture], holdout_source: str | None, n_folds: int, fold: int) -> tuple[
+        list[Picture], list[tuple[Picture, str]]]:
+    """Training photos, and held-out photos each with why: ``unseen`` (its source is held
+    out) or ``fold`` (a held-out fold of a source seen in training)."""
+    train, test = [], []
+    # folds of all the photos, so that a photo is in the same fold whichever source is out
+    fold_of = folds(real, n_folds) if n_folds else [-1] * len(real)
+    for p, f in zip(real, fold_of):
+        if p.source == holdout_source:
+            test.append((p, "unseen"))
+        elif f == fold and n_folds:
+            test.append((p, "fold"))
+        else:
+            train.append(p)
+    return train, test
+
+
+def write_predictions(out: Path, test: list[tuple[Picture, str]]) -> None:
+    """Read each held-out photo with the networks in ``out``; one JSON line per photo with
+    the dice read and every candidate's raw numbers (for calibration)."""
+    reader = DiceReader(out)
+    with open(out / "predictions.jsonl", "w") as fh:
+        for p, why in test:
+            cand = reader.candidates(p.image)
+            det = reader.decide(cand, p.image.shape[1], p.image.shape[0])
+            fh.write(json.dumps({
+                "image": p.name, "source": p.source, "held": why, "width": p.image.shape[1],
+                "height": p.image.shape[0], **det.to_json(),
+                "candidates": {"centres": np.round(cand.centres, 2).tolist(), "sizes": np.round(cand.sizes, 2).tolist(),
+                               "scores": np.round(cand.scores, 4).tolist(), "probs": np.round(cand.probs, 6).tolist(),
+                               "scale": cand.scale},
+            }) + "\n")
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dataset", type=Path, required=True, help="folder with labels.jsonl and images/")
+    ap.add_argument("--dataset", type=Path, nargs="+", required=True,
+                    help="folders with labels.jsonl and images/ (dice-real, dice-gray, ...)")
     ap.add_argument("--out", type=Path, required=True, help="folder for the .onnx files")
-    ap.add_argument("--synthetic", type=int, default=600, help="synthetic scenes to render")
+    ap.add_argument("--synthetic", type=int, default=1500, help="synthetic scenes to render")
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
     ap.add_argument("--finder-epochs", type=int, default=72)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
-    ap.add_argument("--face-epochs", type=int, default=32,
-                    help="0: train only the finder, keeping the face readers already in --out")
+    ap.add_argument("--face-steps", type=int, default=12000,
+                    help="face reader batches of 128 (0: train only the finder, keeping the face readers in --out)")
     ap.add_argument("--real-repeat", type=int, default=REAL_REPEAT,
                     help="times each real die is listed for the face reader (renders: once)")
-    ap.add_argument("--second-face", action=argparse.BooleanOptionalAction, default=True,
-                    help="also train the second face reader (next seed), asked about doubtful dice")
+    ap.add_argument("--second-face", action=argparse.BooleanOptionalAction, default=False,
+                    help="also train a second face reader (next seed), asked about doubtful dice")
     ap.add_argument("--face-stem", choices=FaceReader.STEMS, default=SHIPPED_STEM,
                     help="the face readers' first layers (nets.FaceReader; default %(default)s, as shipped)")
     ap.add_argument("--finder-onnx", type=Path,
                     help="use this already trained finder and train only the face readers")
+    ap.add_argument("--holdout-source", help="leave out every photo of this source (file name prefix, e.g. gr)")
     ap.add_argument("--folds", type=int, default=0)
     ap.add_argument("--fold", type=int, default=0)
+    ap.add_argument("--predict-only", action="store_true",
+                    help="train nothing: read the held-out photos again with the networks in --out "
+                         "(after a change to the reader) and write predictions.jsonl")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
@@ -306,18 +390,23 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
 
-    real = load_real(args.dataset)
-    test: list[Picture] = []
-    if args.folds:
-        fold = folds(real, args.folds)
-        test = [p for p, f in zip(real, fold) if f == args.fold]
-        real = [p for p, f in zip(real, fold) if f != args.fold]
+    real, test = split(load_reals(args.dataset), args.holdout_source, args.folds, args.fold)
+    if args.predict_only:
+        write_predictions(args.out, test)
+        log.info("wrote %s", args.out / "predictions.jsonl")
+        return 0
     syn = load_synthetic(args.synthetic, 100_000, args.cache)
     pics = real + syn
-    # half of the finder's pictures are real photos, half renders
-    weights = np.array([0.5 / len(real)] * len(real) + [0.5 / max(len(syn), 1)] * len(syn))
+    # half of the finder's pictures are real photos, half renders; each source of photos
+    # weighs the same, however many photos it has
+    by_source: dict[str, int] = {}
+    for p in real:
+        by_source[p.source] = by_source.get(p.source, 0) + 1
+    weights = np.array([0.5 / len(by_source) / by_source[p.source] for p in real]
+                       + [0.5 / max(len(syn), 1)] * len(syn))
     weights /= weights.sum()
-    log.info("training on %d photos and %d renders; %d photos held out", len(real), len(syn), len(test))
+    log.info("training on %d photos %s and %d renders; %d photos held out", len(real), by_source, len(syn),
+             len(test))
     if args.finder_onnx:
         # keep a finder trained earlier (same photos, same seed) and train only the face reader
         finder_file = args.finder_onnx
@@ -327,14 +416,14 @@ def main(argv: list[str] | None = None) -> int:
     else:
         finder_file = export_finder(train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch,
                                                  args.seed), args.out)
-    if args.face_epochs > 0:
+    if args.face_steps > 0:
         # crops are mined with the exported file, as the reader runs it, so that a run in one
         # go and a run in two steps (--finder-onnx) make the same face reader
         finder = cv2.dnn.readNetFromONNX(str(finder_file))
-        export_faces(train_faces(pics, finder, args.face_epochs, args.seed, args.real_repeat, args.face_stem), args.out)
+        export_faces(train_faces(pics, finder, args.face_steps, args.seed, args.real_repeat, args.face_stem),
+                     args.out)
         if args.second_face:
-            second = train_faces(pics, finder, args.face_epochs, args.seed + 1, args.real_repeat,
-                                 args.face_stem)
+            second = train_faces(pics, finder, args.face_steps, args.seed + 1, args.real_repeat, args.face_stem)
             export_faces(second, args.out, SECOND_FACE_FILE)
         elif (args.out / SECOND_FACE_FILE).exists():
             # it was mined with another finder and would be asked about the new one's dice
@@ -343,11 +432,7 @@ def main(argv: list[str] | None = None) -> int:
     elif not (args.out / FACE_FILE).is_file():
         log.warning("only the finder was trained and %s has no face reader", args.out)
     if test and (args.out / FACE_FILE).is_file():
-        reader = DiceReader(args.out)
-        with open(args.out / "predictions.jsonl", "w") as fh:
-            for p in test:
-                det = reader.read(p.image)
-                fh.write(json.dumps({"image": p.name, **det.to_json()}) + "\n")
+        write_predictions(args.out, test)
     log.info("wrote %s", args.out)
     return 0
 

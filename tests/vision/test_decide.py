@@ -1,0 +1,104 @@
+"""From the networks' raw answers to dice: one die per spot, calibration, unsure and unreadable."""
+
+import json
+
+import numpy as np
+import pytest
+
+from companion.vision import Tray, VisionError
+from companion.vision.reader import Calibration, Candidates, ReaderSettings, decide_dice, resolve_overlaps
+
+
+def cand(*spots, n_classes=8):
+    """Candidates from (cx, cy, size, probs) with probs a dict class -> probability."""
+    probs = np.zeros((len(spots), n_classes), np.float32)
+    for i, (_, _, _, p) in enumerate(spots):
+        for k, v in p.items():
+            probs[i, k] = v
+    return Candidates(
+        np.array([(x, y) for x, y, _, _ in spots], np.float32).reshape(-1, 2),
+        np.array([(s, s) for _, _, s, _ in spots], np.float32).reshape(-1, 2),
+        np.ones(len(spots), np.float32),
+        probs,
+        0.5,
+    )
+
+
+DIE5 = {5: 0.99, 0: 0.01}
+DIE1 = {1: 0.98, 0: 0.02}
+
+
+def test_spots_that_are_not_dice_go():
+    c = cand((100, 100, 40, DIE5), (200, 100, 40, {0: 0.9, 3: 0.1}))
+    assert resolve_overlaps(c, 0.5).tolist() == [0]
+
+
+def test_a_pip_of_a_large_die_is_not_a_die_of_its_own():
+    # a die of 200 px and a "1" read on its corner pip
+    c = cand((300, 300, 200, DIE5), (250, 250, 40, DIE1))
+    assert resolve_overlaps(c, 0.5).tolist() == [0]
+
+
+def test_a_large_spot_over_several_dice_is_a_cluster_not_a_die():
+    # two dice read surely, and a spot as large as both read with doubt
+    c = cand((300, 300, 200, {5: 0.6, 0: 0.4}), (260, 260, 60, DIE1), (340, 340, 60, DIE1))
+    assert sorted(resolve_overlaps(c, 0.5).tolist()) == [1, 2]
+
+
+def test_the_pips_of_a_large_die_read_as_doubtful_ones_do_not_break_it_up():
+    # a 5 read surely, and three of its pips taken for "1"s with doubt
+    pip = {1: 0.4, 0: 0.35, 2: 0.25}
+    c = cand((300, 300, 200, DIE5), (240, 240, 40, pip), (300, 300, 40, pip), (360, 360, 40, pip))
+    assert resolve_overlaps(c, 0.5).tolist() == [0]
+
+
+def test_touching_dice_both_stay():
+    c = cand((100, 100, 40, DIE5), (141, 100, 40, DIE1))
+    assert sorted(resolve_overlaps(c, 0.5).tolist()) == [0, 1]
+
+
+def test_unreadable_dice_are_counted_and_flagged_unsure():
+    c = cand((100, 100, 40, DIE5), (200, 100, 40, {7: 0.8, 2: 0.15, 0: 0.05}))
+    det = decide_dice(c, 640, 480, ReaderSettings(), Calibration())
+    assert len(det) == 2 and det.unreadable_count == 1
+    out = det.to_json()
+    assert out["count"] == 2 and out["unreadable"] == 1 and out["unsure"] == 1
+    unreadable = [d for d in out["dice"] if not d["readable"]]
+    assert unreadable[0]["unsure"] and unreadable[0]["value"] == 2  # its best guess, to be confirmed
+
+
+def test_seven_class_readers_have_no_unreadable_dice():
+    c = cand((100, 100, 40, {4: 0.97, 0: 0.03}), n_classes=7)
+    det = decide_dice(c, 640, 480, ReaderSettings(), Calibration())
+    assert det.values.tolist() == [4] and det.unreadable_count == 0 and not det.unsure.any()
+
+
+def test_temperature_softens_confidence_and_the_threshold_flags():
+    c = cand((100, 100, 40, {3: 0.95, 2: 0.04, 0: 0.01}))
+    sharp = decide_dice(c, 640, 480, ReaderSettings(), Calibration(1.0, 0.9))
+    soft = decide_dice(c, 640, 480, ReaderSettings(), Calibration(3.0, 0.9))
+    assert sharp.confidence[0] == pytest.approx(0.95, abs=1e-3) and not sharp.unsure[0]
+    assert soft.confidence[0] < 0.7 and soft.unsure[0] and soft.values[0] == 3
+
+
+def test_a_setting_overrides_the_calibrated_threshold():
+    c = cand((100, 100, 40, {3: 0.95, 2: 0.05}))
+    det = decide_dice(c, 640, 480, ReaderSettings(), Calibration(1.0, 0.99), unsure_below=0.9)
+    assert not det.unsure[0]
+
+
+def test_dice_outside_the_tray_are_dropped():
+    c = cand((100, 100, 40, DIE5), (600, 400, 40, DIE1))
+    det = decide_dice(c, 640, 480, ReaderSettings(), Calibration(), tray=Tray.parse("0,0,0.5,0.5"))
+    assert det.values.tolist() == [5]
+
+
+def test_calibration_file(tmp_path):
+    assert Calibration.load(tmp_path / "none.json") == Calibration()
+    path = tmp_path / "cal.json"
+    path.write_text(json.dumps({"temperature": 1.5, "unsure_below": 0.97, "note": "test"}))
+    assert Calibration.load(path) == Calibration(1.5, 0.97, "test")
+    for bad in ("{", json.dumps({"temperature": 0, "unsure_below": 0.9}), json.dumps({"unsure_below": 0.9})):
+        path.write_text(bad)
+        with pytest.raises(VisionError):
+            Calibration.load(path)
