@@ -82,13 +82,19 @@ def main() -> int:
                 extra_ms.append((t2 - t1 - (time.perf_counter() - t3)) * 1000)
     print(f"command: python {' '.join(sys.argv)}")
     print(f"input: {what}, {args.repeat} passes, cv2 threads {cv2.getNumThreads()}")
-    print(f"read_dice median {np.median(read_ms):.1f} ms, p90 {np.percentile(read_ms, 90):.1f} ms, "
-          f"max {max(read_ms):.1f} ms (median {np.median(dice):.0f} dice per photo)")
-    print(f"read_dice CPU time median {np.median(cpu_ms):.1f} ms (what one core spends, whatever else "
-          f"runs on the machine; wall time above includes waiting for a shared core)")
+    print(
+        f"read_dice median {np.median(read_ms):.1f} ms, p90 {np.percentile(read_ms, 90):.1f} ms, "
+        f"max {max(read_ms):.1f} ms (median {np.median(dice):.0f} dice per photo)"
+    )
+    print(
+        f"read_dice CPU time median {np.median(cpu_ms):.1f} ms (what one core spends, whatever else "
+        f"runs on the machine; wall time above includes waiting for a shared core)"
+    )
     if paired:
-        print(f"second opinion: median {np.median(extra_ms):.2f} ms more per photo than reading without it "
-              f"(paired), mean {np.mean(extra_ms):.2f} ms")
+        print(
+            f"second opinion: median {np.median(extra_ms):.2f} ms more per photo than reading without it "
+            f"(paired), mean {np.mean(extra_ms):.2f} ms"
+        )
     else:
         print("no second face reader in the models: every die is read by one face reader")
     print(f"JPEG decode median {np.median(decode_ms):.1f} ms (not part of read_dice)")

@@ -21,18 +21,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     r = dsub.add_parser("read", help="read the dice in one or more photos")
     r.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
     r.add_argument("--json", action="store_true", help="print one JSON line per photo")
-    r.add_argument("--annotate", metavar="OUT.png",
-                   help="save a copy with the dice marked (a folder when reading several photos)")
+    r.add_argument(
+        "--annotate", metavar="OUT.png", help="save a copy with the dice marked (a folder when reading several photos)"
+    )
     _add_reader_options(r)
     r.set_defaults(func=run_read)
 
     w = dsub.add_parser("watch", help="watch a camera and read each roll once the dice settle")
-    w.add_argument("--camera", default="sim://?still=15&tumble=5",
-                   help="camera address: sim://..., cv://0, file://VIDEO (default: %(default)s)")
+    w.add_argument(
+        "--camera",
+        default="sim://?still=15&tumble=5",
+        help="camera address: sim://..., cv://0, file://VIDEO (default: %(default)s)",
+    )
     w.add_argument("--rolls", type=int, default=0, help="stop after this many rolls (default: run until the end)")
     w.add_argument("--frames", type=int, default=0, help="stop after this many frames (default: no limit)")
-    w.add_argument("--fps", type=float, default=0.0,
-                   help="frame rate for timing stillness in recordings and the simulator (default: real time)")
+    w.add_argument(
+        "--fps",
+        type=float,
+        default=0.0,
+        help="frame rate for timing stillness in recordings and the simulator (default: real time)",
+    )
     _add_reader_options(w)
     w.set_defaults(func=run_watch)
 
@@ -44,11 +52,18 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_reader_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--tray", metavar="X0,Y0,X1,Y1",
-                   help="only read dice inside this part of the picture (fractions 0-1; or x,y;x,y;... corners; "
-                        "or 'auto': look for the tray holding the dice in each picture)")
-    p.add_argument("--unsure-below", type=float, metavar="P",
-                   help="flag dice read with less confidence than P (0-1) as unsure (default 0.9)")
+    p.add_argument(
+        "--tray",
+        metavar="X0,Y0,X1,Y1",
+        help="only read dice inside this part of the picture (fractions 0-1; or x,y;x,y;... corners; "
+        "or 'auto': look for the tray holding the dice in each picture)",
+    )
+    p.add_argument(
+        "--unsure-below",
+        type=float,
+        metavar="P",
+        help="flag dice read with less confidence than P (0-1) as unsure (default 0.9)",
+    )
 
 
 def _reader(args: argparse.Namespace) -> Any:
@@ -152,8 +167,10 @@ def run_eval(args: argparse.Namespace) -> int:
     for name, s in scores.items():
         print(format_scores(name, s))
         print()
-    print("Latency is the time read_dice takes per photo (decoding the file not included), "
-          "on however many threads OpenCV uses here.")
+    print(
+        "Latency is the time read_dice takes per photo (decoding the file not included), "
+        "on however many threads OpenCV uses here."
+    )
     return 0
 
 

@@ -195,9 +195,7 @@ class ZeroTracking:
     limit: float
 
 
-def track_zero(
-    zero: float, reference: float, net: float, stable: bool, dt: float, rule: ZeroTracking
-) -> float:
+def track_zero(zero: float, reference: float, net: float, stable: bool, dt: float, rule: ZeroTracking) -> float:
     """The new zero (gross grams) after a reading of ``net`` grams, ``dt`` s after the last.
 
     ``reference`` is the zero set by the last tare; tracking stays within ``rule.limit`` of it.

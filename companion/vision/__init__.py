@@ -31,7 +31,13 @@ _LAZY = {
     "open_source": "companion.vision.sources",
 }
 
-__all__ = ["CameraNotFound", "DiceDetections", "Die", "VisionError", *sorted(_LAZY)]
+__all__ = [  # noqa: PLE0604 (the lazy names are strings; ruff cannot see through sorted())
+    "CameraNotFound",
+    "DiceDetections",
+    "Die",
+    "VisionError",
+    *sorted(_LAZY),
+]
 
 
 def __getattr__(name: str) -> Any:

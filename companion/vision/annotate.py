@@ -15,8 +15,9 @@ SURE = (60, 200, 60)  # BGR green
 UNSURE = (0, 140, 255)  # BGR orange
 
 
-def annotate(image: np.ndarray, detections: DiceDetections, tray: Tray | None = None,
-             path: Path | str | None = None) -> np.ndarray:
+def annotate(
+    image: np.ndarray, detections: DiceDetections, tray: Tray | None = None, path: Path | str | None = None
+) -> np.ndarray:
     """A copy of ``image`` with each die boxed and its value written ("4?" when unsure).
 
     With ``path`` the picture is also saved there (format from the suffix).
@@ -30,7 +31,7 @@ def annotate(image: np.ndarray, detections: DiceDetections, tray: Tray | None = 
     if tray is not None:
         cv2.polylines(out, [np.round(tray.pixels(w, h)).astype(np.int32)], True, (255, 200, 0), thick)
     for d in detections:
-        x, y, bw, bh = (int(round(v)) for v in d.box)
+        x, y, bw, bh = (round(v) for v in d.box)
         colour = UNSURE if d.unsure else SURE
         cv2.rectangle(out, (x, y), (x + bw, y + bh), colour, thick)
         text = f"{d.value}?" if d.unsure else str(d.value)

@@ -49,8 +49,7 @@ class DiceDetections:
         n = len(self.values)
         if self.readable is None:
             object.__setattr__(self, "readable", np.ones(n, bool))
-        if (self.boxes.shape != (n, 4) or len(self.confidence) != n or len(self.unsure) != n
-                or len(self.readable) != n):  # type: ignore[arg-type]
+        if self.boxes.shape != (n, 4) or len(self.confidence) != n or len(self.unsure) != n or len(self.readable) != n:  # type: ignore[arg-type]
             raise ValueError("DiceDetections arrays must all describe the same number of dice")
         if (~np.asarray(self.readable, bool) & ~np.asarray(self.unsure, bool)).any():
             raise ValueError("a die whose face could not be read must be flagged unsure")

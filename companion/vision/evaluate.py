@@ -228,7 +228,10 @@ def score(results: Iterable[ImageResult]) -> Scores:
     return Scores(
         images=len(results),
         dice=sum(len(r.pairs) + len(r.missed) for r in results),
-        correct=correct, wrong_sure=wrong_sure, wrong_unsure=wrong_unsure, right_unsure=right_unsure,
+        correct=correct,
+        wrong_sure=wrong_sure,
+        wrong_unsure=wrong_unsure,
+        right_unsure=right_unsure,
         missed=sum(len(r.missed) for r in results),
         extra=sum(len(r.extra) for r in results),
         images_all_right=sum(r.all_right for r in results),
@@ -270,14 +273,18 @@ def format_scores(name: str, s: Scores) -> str:
 
 
 #: The columns of :func:`headline_row`.
-HEADLINE_HEADER = ("| photos | readable dice | missed | read confidently | confident reads wrong "
-                   "| confident phantom dice per 100 | dice right |")
+HEADLINE_HEADER = (
+    "| photos | readable dice | missed | read confidently | confident reads wrong "
+    "| confident phantom dice per 100 | dice right |"
+)
 
 
 def headline_row(name: str, s: Scores) -> str:
     """One Markdown table row of the headline figures (see :meth:`Scores.headline`)."""
     h = s.headline()
-    return (f"| {name} ({s.images}) | {s.dice} | {100 * s.rate(s.missed, s.dice):.1f} % "
-            f"| {100 * float(h['read_confidently']):.1f} % | {100 * float(h['confident_wrong']):.2f} % "
-            f"({s.wrong_sure}/{s.confident}) | {float(h['confident_phantoms_per_100']):.2f} ({s.extra_sure}) "
-            f"| {100 * s.rate(s.correct, s.dice):.1f} % |")
+    return (
+        f"| {name} ({s.images}) | {s.dice} | {100 * s.rate(s.missed, s.dice):.1f} % "
+        f"| {100 * float(h['read_confidently']):.1f} % | {100 * float(h['confident_wrong']):.2f} % "
+        f"({s.wrong_sure}/{s.confident}) | {float(h['confident_phantoms_per_100']):.2f} ({s.extra_sure}) "
+        f"| {100 * s.rate(s.correct, s.dice):.1f} % |"
+    )

@@ -72,14 +72,13 @@ def cut_crop(image: np.ndarray, cx: float, cy: float, size: float, angle_deg: fl
     side = max(size * CROP_CONTEXT, 4.0)
     h, w = image.shape[:2]
     pad = side * (0.75 if angle_deg else 0.5) + 2
-    x0, y0 = int(math.floor(cx - pad)), int(math.floor(cy - pad))
-    x1, y1 = int(math.ceil(cx + pad)), int(math.ceil(cy + pad))
-    sub = image[max(y0, 0):min(y1, h), max(x0, 0):min(x1, w)]
+    x0, y0 = math.floor(cx - pad), math.floor(cy - pad)
+    x1, y1 = math.ceil(cx + pad), math.ceil(cy + pad)
+    sub = image[max(y0, 0) : min(y1, h), max(x0, 0) : min(x1, w)]
     if sub.size == 0:
         return np.zeros((CROP_PX, CROP_PX, 3), np.uint8)
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
-        sub = cv2.copyMakeBorder(sub, max(-y0, 0), max(y1 - h, 0), max(-x0, 0), max(x1 - w, 0),
-                                 cv2.BORDER_REPLICATE)
+        sub = cv2.copyMakeBorder(sub, max(-y0, 0), max(y1 - h, 0), max(-x0, 0), max(x1 - w, 0), cv2.BORDER_REPLICATE)
     k = CROP_PX / side  # output pixels per frame pixel
     if k < 0.7:
         # shrink first with area averaging so small pips are not lost to aliasing

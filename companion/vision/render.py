@@ -185,7 +185,7 @@ def _layout(
     return placed
 
 
-def render_scene(  # noqa: PLR0917 (the simulated camera's positional arguments)
+def render_scene(
     seed: int,
     width: int = 640,
     height: int = 480,

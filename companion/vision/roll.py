@@ -61,8 +61,13 @@ class RollWatcher:
     once; with ``armed=False`` only dice that move after watching starts are read.
     """
 
-    def __init__(self, reader: DiceReader | None = None, tray: Tray | None = None,
-                 settings: RollSettings | None = None, armed: bool = True) -> None:
+    def __init__(
+        self,
+        reader: DiceReader | None = None,
+        tray: Tray | None = None,
+        settings: RollSettings | None = None,
+        armed: bool = True,
+    ) -> None:
         self.reader = reader
         self.tray = tray
         self.settings = settings or RollSettings()
@@ -113,10 +118,13 @@ class RollWatcher:
         if not self.armed or self._still_count < s.still_frames or t - self._still_since < s.still_seconds:
             return None
         self.armed = False
-        if self._last_read is not None and self._last_read.shape == small.shape:
-            if self._changed_share(self._last_read, small) <= s.new_roll_share:
-                log.debug("the tray settled as it was: not a new roll")
-                return None
+        if (
+            self._last_read is not None
+            and self._last_read.shape == small.shape
+            and self._changed_share(self._last_read, small) <= s.new_roll_share
+        ):
+            log.debug("the tray settled as it was: not a new roll")
+            return None
         self._last_read = small
         detections = read_dice(frame, tray=self.tray, reader=self.reader)
         log.info("roll settled: %s", detections.faces())

@@ -80,6 +80,7 @@ def better(first: Look, second: Look, band: tuple[float, float]) -> bool:
     A look whose dice are in the finder's best band wins over one whose dice are not;
     then the one that read more dice; then the more confident one; else the first.
     """
+
     def in_band(look: Look) -> bool:
         t = look.typical_px
         return t is not None and band[0] <= t <= band[1]

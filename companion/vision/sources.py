@@ -69,7 +69,7 @@ class FrameSource(abc.ABC):
             VisionError: no frame could be had (EndOfFrames at the end of a recording).
         """
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (a source with nothing to release needs no close)
         """Release the device or file."""
 
     def frames(self) -> Iterator[np.ndarray]:
@@ -108,13 +108,22 @@ def _int(params: dict[str, str], key: str, default: int, lo: int = 0, hi: int = 
 
 # -------------------------------------------------------------------------- simulator ------
 
+
 class SimSource(FrameSource):
     """Rendered dice: a still scene, or a table where the dice are rolled again and again."""
 
     simulated = True
 
-    def __init__(self, seed: int = 0, dice: int | None = None, width: int = 640, height: int = 480,
-                 still: int = 0, tumble: int = 6, url: str = DEFAULT_URL) -> None:
+    def __init__(
+        self,
+        seed: int = 0,
+        dice: int | None = None,
+        width: int = 640,
+        height: int = 480,
+        still: int = 0,
+        tumble: int = 6,
+        url: str = DEFAULT_URL,
+    ) -> None:
         self.url = url
         self.seed, self.n_dice, self.width, self.height = seed, dice, width, height
         self.still, self.tumble = still, tumble
@@ -170,13 +179,18 @@ class SimSource(FrameSource):
         angle = rng.uniform(0, 2 * math.pi)
         dist = rng.uniform(15, 60)
         dx, dy = math.cos(angle) * dist, math.sin(angle) * dist
-        m = np.float32([[1, 0, dx], [0, 1, dy]])
+        m = np.array([[1, 0, dx], [0, 1, dy]], np.float32)
         moved = cv2.warpAffine(base, m, (self.width, self.height), borderMode=cv2.BORDER_REFLECT)
         k = max(3, int(dist / 2)) | 1
         kernel = np.zeros((k, k), np.float32)
         c = k // 2
-        cv2.line(kernel, (int(c - math.cos(angle) * c), int(c - math.sin(angle) * c)),
-                 (int(c + math.cos(angle) * c), int(c + math.sin(angle) * c)), 1.0, 1)
+        cv2.line(
+            kernel,
+            (int(c - math.cos(angle) * c), int(c - math.sin(angle) * c)),
+            (int(c + math.cos(angle) * c), int(c + math.sin(angle) * c)),
+            1.0,
+            1,
+        )
         moved = cv2.filter2D(moved, -1, kernel / kernel.sum())
         centre = (int(rng.uniform(0, self.width)), int(rng.uniform(0, self.height)))
         axes = (int(self.width * rng.uniform(0.1, 0.2)), int(self.height * rng.uniform(0.15, 0.3)))
@@ -187,13 +201,18 @@ class SimSource(FrameSource):
 def _open_sim(url: str, params: dict[str, str]) -> SimSource:
     dice = _int(params, "dice", 0, 0, 40) or None
     return SimSource(
-        seed=_int(params, "seed", 0), dice=dice,
-        width=_int(params, "width", 640, 64, 4096), height=_int(params, "height", 480, 64, 4096),
-        still=_int(params, "still", 0, 0, 100000), tumble=_int(params, "tumble", 6, 1, 1000), url=url,
+        seed=_int(params, "seed", 0),
+        dice=dice,
+        width=_int(params, "width", 640, 64, 4096),
+        height=_int(params, "height", 480, 64, 4096),
+        still=_int(params, "still", 0, 0, 100000),
+        tumble=_int(params, "tumble", 6, 1, 1000),
+        url=url,
     )
 
 
 # -------------------------------------------------------------------------- camera ---------
+
 
 class CameraSource(FrameSource):
     """A camera opened through OpenCV."""
@@ -243,6 +262,7 @@ def _open_camera(url: str, netloc: str, params: dict[str, str]) -> CameraSource:
 
 
 # -------------------------------------------------------------------------- files ----------
+
 
 def read_image(path: Path | str) -> np.ndarray:
     """A picture file as BGR uint8.
@@ -332,13 +352,14 @@ def _open_file(url: str, path: Path, params: dict[str, str]) -> FrameSource:
 
 # -------------------------------------------------------------------------- auto -----------
 
+
 def candidate_cameras() -> list[int]:
     """Camera indexes worth trying: the video devices Linux lists, else the first one."""
     dev = Path("/dev")
     if dev.is_dir() and any(dev.glob("video*")):
         found = []
         for node in dev.glob("video*"):
-            suffix = node.name[len("video"):]
+            suffix = node.name[len("video") :]
             if suffix.isdigit():
                 found.append(int(suffix))
         return sorted(found)

@@ -12,8 +12,9 @@ DATA = Path(__file__).with_name("data")
 
 
 def purser(*args, expect=0):
-    r = subprocess.run([sys.executable, "-m", "companion", "dice", *args], capture_output=True, text=True,
-                       timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-m", "companion", "dice", *args], capture_output=True, text=True, check=False, timeout=300
+    )
     assert r.returncode == expect, r.stderr + r.stdout
     return r
 
@@ -68,7 +69,9 @@ def test_eval_on_the_sample_photos(tmp_path):
     figures = json.loads(r.stdout)
     total = figures["all"]
     assert total["images"] == len(sample_images())
-    assert total["dice"] == sum(len(json.loads(l)["dice"]) for l in (DATA / "labels.jsonl").read_text().splitlines())
+    assert total["dice"] == sum(
+        len(json.loads(row)["dice"]) for row in (DATA / "labels.jsonl").read_text().splitlines()
+    )
     assert {"nb", "mp", "all"} == set(figures)
     assert len(total["confusion"]) == 7 and total["median_ms"] > 0
     text = purser("eval", str(DATA)).stdout

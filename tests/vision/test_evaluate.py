@@ -81,8 +81,10 @@ def test_unsure_dice_are_counted_apart():
 
 
 def test_confusion_matrix_and_groups():
-    a = match(img("die", (1, (0, 0, 10, 10)), (6, (50, 0, 10, 10)), name="nb_a.jpg"),
-              [Reading(1, (0, 0, 10, 10)), Reading(5, (50, 0, 10, 10)), Reading(2, (200, 200, 9, 9))])
+    a = match(
+        img("die", (1, (0, 0, 10, 10)), (6, (50, 0, 10, 10)), name="nb_a.jpg"),
+        [Reading(1, (0, 0, 10, 10)), Reading(5, (50, 0, 10, 10)), Reading(2, (200, 200, 9, 9))],
+    )
     b = match(img("pips", (3, (0, 0, 10, 10)), name="mp_b.jpg"), [])
     groups = score_by_group([a, b])
     assert set(groups) == {"nb", "mp", "all"}
@@ -99,8 +101,16 @@ def test_load_labels(tmp_path):
     assert lab.group == "mp" and lab.dice == (Label(3, (1.0, 2.0, 3.0, 4.0)),)
 
 
-@pytest.mark.parametrize("line", ["not json", '{"image": "a.jpg"}', '{"image": "a", "dice": [{"value": 7, "box": [0,0,1,1]}]}',
-                                  '{"image": "a", "box_kind": "x", "dice": []}', '{"image": "a", "dice": [{"value": 2, "box": [0]}]}'])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "not json",
+        '{"image": "a.jpg"}',
+        '{"image": "a", "dice": [{"value": 7, "box": [0,0,1,1]}]}',
+        '{"image": "a", "box_kind": "x", "dice": []}',
+        '{"image": "a", "dice": [{"value": 2, "box": [0]}]}',
+    ],
+)
 def test_bad_labels_are_refused(tmp_path, line):
     (tmp_path / "labels.jsonl").write_text(line + "\n")
     with pytest.raises(BadLabels, match="line 1"):

@@ -54,7 +54,7 @@ def test_an_empty_look_tries_larger_only_where_the_frame_has_pixels_to_spare(sid
 
 def test_a_step_too_small_to_matter_is_not_taken():
     # the frame can be enlarged only 1.1 times more before the cap: not worth a look
-    assert 1.1 < MIN_STEP
+    assert MIN_STEP > 1.1
     assert next_scale(look(0.9, [8.0]), 356, BAND, 1280) is None
 
 

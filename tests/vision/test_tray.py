@@ -8,8 +8,9 @@ from companion.vision import VisionError
 from companion.vision.tray import BadTray, Tray, detect_tray
 
 
-@pytest.mark.parametrize("text", ["", "0.1,0.2,0.3", "a,b,c,d", "0,0,1.5,1", "0,0;1,0", "0,0;1,1;0.5,0.5",
-                                  "0.2,0.2,0.2,0.9", "0,0;1;1,1"])
+@pytest.mark.parametrize(
+    "text", ["", "0.1,0.2,0.3", "a,b,c,d", "0,0,1.5,1", "0,0;1,0", "0,0;1,1;0.5,0.5", "0.2,0.2,0.2,0.9", "0,0;1;1,1"]
+)
 def test_bad_trays_are_refused_with_a_message(text):
     with pytest.raises(BadTray) as err:
         Tray.parse(text)

@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from companion.vision.evaluate import (  # noqa: E402
+from companion.vision.evaluate import (
     HEADLINE_HEADER,
     ImageResult,
     Label,
@@ -42,31 +42,61 @@ from companion.vision.evaluate import (  # noqa: E402
     match,
     score_by_group,
 )
-from companion.vision.reader import CALIBRATION_FILE, Calibration, DiceReader, ReaderSettings  # noqa: E402
+from companion.vision.reader import CALIBRATION_FILE, Calibration, DiceReader, ReaderSettings
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dataset", type=Path, nargs="+", required=True)
-    ap.add_argument("--unsure-below", type=float, default=None,
-                    help="re-flag dice with this threshold instead of the one used when reading")
-    ap.add_argument("--reread", action="store_true",
-                    help="read the held-out photos again with each fold's networks and these settings")
+    ap.add_argument(
+        "--unsure-below",
+        type=float,
+        default=None,
+        help="re-flag dice with this threshold instead of the one used when reading",
+    )
+    ap.add_argument(
+        "--reread",
+        action="store_true",
+        help="read the held-out photos again with each fold's networks and these settings",
+    )
     ap.add_argument("--face-views", type=int, help="with --reread: quarter-turns per die (default: the app's)")
-    ap.add_argument("--look-again-below", type=float,
-                    help="with --reread: look again at dice read with less than this (default: the app's)")
-    ap.add_argument("--second-opinion", action=argparse.BooleanOptionalAction, default=None,
-                    help="with --reread: ask the second face reader about doubtful dice (default: the app's)")
-    ap.add_argument("--rescale", action=argparse.BooleanOptionalAction, default=None,
-                    help="with --reread: look again at dice too small or large for the finder (default: the app's)")
-    ap.add_argument("--auto-tray", action="store_true",
-                    help="with --reread: drop dice outside the tray found holding the dice (ReaderSettings.auto_tray)")
-    ap.add_argument("--unsure-from", type=Path, metavar="MODELS",
-                    help="with --reread: use the calibration in MODELS/dice_calibration.json (default: each run's own)")
-    ap.add_argument("--reframe", type=_reframe_arg, metavar="pad:F|zoom:F",
-                    help="with --reread: read each photo on a larger table or cut to its dice (see above)")
-    ap.add_argument("--errors", action="store_true",
-                    help="also list every photo not read all right: dice misread, missed and extra")
+    ap.add_argument(
+        "--look-again-below",
+        type=float,
+        help="with --reread: look again at dice read with less than this (default: the app's)",
+    )
+    ap.add_argument(
+        "--second-opinion",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --reread: ask the second face reader about doubtful dice (default: the app's)",
+    )
+    ap.add_argument(
+        "--rescale",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --reread: look again at dice too small or large for the finder (default: the app's)",
+    )
+    ap.add_argument(
+        "--auto-tray",
+        action="store_true",
+        help="with --reread: drop dice outside the tray found holding the dice (ReaderSettings.auto_tray)",
+    )
+    ap.add_argument(
+        "--unsure-from",
+        type=Path,
+        metavar="MODELS",
+        help="with --reread: use the calibration in MODELS/dice_calibration.json (default: each run's own)",
+    )
+    ap.add_argument(
+        "--reframe",
+        type=_reframe_arg,
+        metavar="pad:F|zoom:F",
+        help="with --reread: read each photo on a larger table or cut to its dice (see above)",
+    )
+    ap.add_argument(
+        "--errors", action="store_true", help="also list every photo not read all right: dice misread, missed and extra"
+    )
     ap.add_argument("folders", type=Path, nargs="+")
     args = ap.parse_args(argv)
     labels = {Path(lab.image).name: lab for d in args.dataset for lab in load_labels(d)}
@@ -157,7 +187,7 @@ def reframe(image: np.ndarray, label: LabelledImage, how: str, factor: float) ->
         edge = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
         grain = np.random.default_rng(0).normal(0.0, 4.0, (big_h, big_w, 3))
         table = cv2.GaussianBlur(np.clip(np.median(edge, 0) + grain, 0, 255).astype(np.uint8), (5, 5), 0)
-        table[y0:y0 + h, x0:x0 + w] = image
+        table[y0 : y0 + h, x0 : x0 + w] = image
         out, dx, dy = table, x0, y0
     elif len(boxes):
         margin = factor * float(np.median(boxes[:, 2:].max(1)))

@@ -66,8 +66,11 @@ def load_real(dataset: Path) -> list[Picture]:
         if rec.get("box_kind") == "pips":
             sizes = pip_box_to_die_size(sizes, [d["value"] for d in rec["dice"]])
         name = Path(rec["image"]).name
-        out.append(Picture(name, name.split("_")[0], img, centres, sizes,
-                           np.array([d["value"] for d in rec["dice"]], np.int64)))
+        out.append(
+            Picture(
+                name, name.split("_")[0], img, centres, sizes, np.array([d["value"] for d in rec["dice"]], np.int64)
+            )
+        )
     return out
 
 
@@ -84,17 +87,23 @@ def render_picture(seed: int, variety: bool, width: int, height: int) -> Picture
     """One rendered training scene as a Picture: varied scenes with dice from 15 px to 40 %
     of the frame, plain ones as the simulated camera draws them."""
     if variety:
-        scene = render_scene(seed, width=width, height=height, variety=True,
-                             die_px=(15.0, 0.4 * min(width, height)))
+        scene = render_scene(seed, width=width, height=height, variety=True, die_px=(15.0, 0.4 * min(width, height)))
     else:
         scene = render_scene(seed, width=width, height=height, die_px=(20.0, 90.0), tilt=(0.0, 0.25))
     # the centre of the top face, also for dice the frame cuts (their box is clipped)
-    centres = np.array([np.mean(d.corners, 0) if d.corners else d.centre for d in scene.dice],
-                       np.float32).reshape(-1, 2)
+    centres = np.array([np.mean(d.corners, 0) if d.corners else d.centre for d in scene.dice], np.float32).reshape(
+        -1, 2
+    )
     sizes = np.array([d.box[2:] for d in scene.dice], np.float32).reshape(-1, 2)
-    return Picture(f"syn_{seed}", "syn", scene.image, centres, sizes,
-                   np.array([d.value for d in scene.dice], np.int64),
-                   np.array([d.readable for d in scene.dice], bool))
+    return Picture(
+        f"syn_{seed}",
+        "syn",
+        scene.image,
+        centres,
+        sizes,
+        np.array([d.value for d in scene.dice], np.int64),
+        np.array([d.readable for d in scene.dice], bool),
+    )
 
 
 def load_synthetic(count: int, seed: int, cache: Path | None) -> list[Picture]:
@@ -173,7 +182,11 @@ def jpeg(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
 
 
 def geometric(
-    rng: np.random.Generator, img: np.ndarray, centres: np.ndarray, sizes: np.ndarray, scale: float,
+    rng: np.random.Generator,
+    img: np.ndarray,
+    centres: np.ndarray,
+    sizes: np.ndarray,
+    scale: float,
     out_side: int,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Scale, rotate, shear and cut a ``out_side`` square; returns image, centres, sizes, valid pad mask.
@@ -196,7 +209,7 @@ def geometric(
     span = np.maximum(new_extent - out_side, 0)
     off = np.array([rng.uniform(-s / 2, s / 2) for s in span]) if span.any() else np.zeros(2)
     if len(centres) and rng.random() < 0.5 and span.any():
-        c = (lin @ (centres[rng.integers(len(centres))] - ctr_src))
+        c = lin @ (centres[rng.integers(len(centres))] - ctr_src)
         off = np.clip(c + rng.uniform(-out_side / 3, out_side / 3, 2), -span / 2, span / 2)
     t = np.array([out_side / 2.0, out_side / 2.0]) - off - lin @ ctr_src
     m = np.hstack([lin, t[:, None]]).astype(np.float32)
@@ -205,11 +218,18 @@ def geometric(
         pre = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         m2 = m.copy()
         m2[:, :2] /= scale
-        out = cv2.warpAffine(pre, m2, (out_side, out_side), flags=cv2.INTER_LINEAR,
-                             borderMode=cv2.BORDER_CONSTANT, borderValue=(127, 127, 127))
+        out = cv2.warpAffine(
+            pre,
+            m2,
+            (out_side, out_side),
+            flags=cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(127, 127, 127),
+        )
     else:
-        out = cv2.warpAffine(img, m, (out_side, out_side), flags=interp,
-                             borderMode=cv2.BORDER_CONSTANT, borderValue=(127, 127, 127))
+        out = cv2.warpAffine(
+            img, m, (out_side, out_side), flags=interp, borderMode=cv2.BORDER_CONSTANT, borderValue=(127, 127, 127)
+        )
     new_c = centres @ m[:, :2].T + m[:, 2] if len(centres) else centres
     s_lin = math.sqrt(abs(np.linalg.det(lin)))
     new_s = sizes * s_lin

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import ClassVar
+
 import torch
 from torch import nn
 
@@ -12,7 +15,8 @@ def cbr(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequentia
     """3x3 convolution, batch norm, ReLU."""
     return nn.Sequential(
         nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation, bias=False),
-        nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
     )
 
 
@@ -48,7 +52,7 @@ class FaceReader(nn.Module):
     """
 
     #: The first layers, up to 32 channels at 24x24, by stem name.
-    STEMS = {
+    STEMS: ClassVar[dict[str, Callable[[], list[nn.Module]]]] = {
         "strided": lambda: [cbr(3, 16, 2), cbr(16, 32)],
         "fine": lambda: [cbr(3, 12), cbr(12, 24, 2), cbr(24, 32)],
     }
@@ -58,8 +62,16 @@ class FaceReader(nn.Module):
         if stem not in self.STEMS:
             raise ValueError(f"unknown face reader stem {stem!r}; choose from {sorted(self.STEMS)}")
         self.body = nn.Sequential(
-            *self.STEMS[stem](), nn.MaxPool2d(2), cbr(32, 64), cbr(64, 64), nn.MaxPool2d(2),
-            cbr(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(96, N_CLASSES),
+            *self.STEMS[stem](),
+            nn.MaxPool2d(2),
+            cbr(32, 64),
+            cbr(64, 64),
+            nn.MaxPool2d(2),
+            cbr(64, 96),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Dropout(0.2),
+            nn.Linear(96, N_CLASSES),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

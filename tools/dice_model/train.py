@@ -32,10 +32,10 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from data import Picture, folds, geometric, jpeg, load_reals, load_synthetic, photometric  # noqa: E402
-from nets import SHIPPED_STEM, FaceReader, Finder  # noqa: E402
+from data import Picture, folds, geometric, jpeg, load_reals, load_synthetic, photometric
+from nets import SHIPPED_STEM, FaceReader, Finder
 
-from companion.vision.preprocess import (  # noqa: E402
+from companion.vision.preprocess import (
     CROP_PX,
     FINDER_SIDE,
     FINDER_STRIDE,
@@ -44,7 +44,7 @@ from companion.vision.preprocess import (  # noqa: E402
     finder_scale,
     normalise_crop,
 )
-from companion.vision.reader import (  # noqa: E402
+from companion.vision.reader import (
     CALIBRATION_FILE,
     FACE_FILE,
     FACE_SPEC_FILE,
@@ -69,6 +69,7 @@ NOT_A_DIE_SHARE = 0.45
 
 
 # ------------------------------------------------------------------------- finder ---------
+
 
 def finder_sample(rng: np.random.Generator, pic: Picture) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One augmented finder input (3, S, S) with targets heat (G, G), reg (4, G, G), masks (2, G, G)."""
@@ -112,7 +113,7 @@ def finder_loss(pred: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, mask:
     pos = heat.eq(1).float()
     neg = 1 - pos
     pos_loss = (torch.log(p) * (1 - p) ** 2 * pos).sum()
-    neg_loss = (torch.log(1 - p) * p ** 2 * (1 - heat) ** 4 * neg).sum()
+    neg_loss = (torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg).sum()
     n = pos.sum().clamp(min=1)
     focal = -(pos_loss + neg_loss) / n
     off = (F.l1_loss(pred[:, 1:3], reg[:, 0:2], reduction="none") * mask[:, 0:1]).sum() / n
@@ -148,6 +149,7 @@ def train_finder(pics: list[Picture], weights: np.ndarray, epochs: int, per_epoc
 
 # ------------------------------------------------------------------------- face reader ----
 
+
 def finder_maps(net: cv2.dnn.Net, pic: Picture, coarse: float = 1.0) -> tuple[np.ndarray, float]:
     """The finder's output maps for ``pic`` (run as the reader runs it; ``coarse`` < 1: its
     coarser look), and the frame-to-finder scale."""
@@ -167,8 +169,9 @@ def finder_sizes(out: np.ndarray, scale: float, pic: Picture) -> np.ndarray:
     return np.array(sizes, np.float32)
 
 
-def finder_false_spots(out: np.ndarray, scale: float, pic: Picture,
-                       sizes: np.ndarray) -> list[tuple[float, float, float]]:
+def finder_false_spots(
+    out: np.ndarray, scale: float, pic: Picture, sizes: np.ndarray
+) -> list[tuple[float, float, float]]:
     """Spots the finder marks (heat > 0.1) that are not a labelled die: (cx, cy, size)."""
     heat = 1 / (1 + np.exp(-out[0]))
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > 0.1)
@@ -193,8 +196,9 @@ def finder_false_spots(out: np.ndarray, scale: float, pic: Picture,
     return spots
 
 
-def face_sample(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, size: float,
-                positive: bool) -> np.ndarray:
+def face_sample(
+    rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, size: float, positive: bool
+) -> np.ndarray:
     """One augmented face-reader crop (3, CROP_PX, CROP_PX)."""
     shift = 0.12 if positive else 0.0
     cx += rng.uniform(-shift, shift) * size
@@ -207,8 +211,9 @@ def face_sample(rng: np.random.Generator, img: np.ndarray, cx: float, cy: float,
     return normalise_crop(crop)
 
 
-def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.dnn.Net,
-                     real_repeat: int) -> list[tuple[int, float, float, float, int]]:
+def build_face_items(
+    rng: np.random.Generator, pics: list[Picture], finder: cv2.dnn.Net, real_repeat: int
+) -> list[tuple[int, float, float, float, int]]:
     """(picture index, cx, cy, size, class) for every die (class UNREADABLE for a rendered
     die that cannot be read), plus "not a die" spots: the finder's false spots at both of
     its looks, parts of dice (a pip of a large die), table, and clusters of dice."""
@@ -231,8 +236,9 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.
                 items.append((pi, float(cx), float(cy), float(s * rng.uniform(0.3, 0.55)), 0))
                 # ... nor does one on a pip or an edge of it (a large die's pip is no die)
                 a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.18, 0.38) * s
-                items.append((pi, float(cx + r * math.cos(a)), float(cy + r * math.sin(a)),
-                              float(s * rng.uniform(0.2, 0.5)), 0))
+                items.append(
+                    (pi, float(cx + r * math.cos(a)), float(cy + r * math.sin(a)), float(s * rng.uniform(0.2, 0.5)), 0)
+                )
         false = finder_false_spots(maps, scale, pic, use)
         coarse_maps, coarse_scale = finder_maps(finder, pic, 0.4)
         false += finder_false_spots(coarse_maps, coarse_scale, pic, use)
@@ -265,8 +271,14 @@ def build_face_items(rng: np.random.Generator, pics: list[Picture], finder: cv2.
     return items
 
 
-def train_faces(pics: list[Picture], finder: cv2.dnn.Net, steps: int, seed: int,
-                real_repeat: int = REAL_REPEAT, stem: str = SHIPPED_STEM) -> FaceReader:
+def train_faces(
+    pics: list[Picture],
+    finder: cv2.dnn.Net,
+    steps: int,
+    seed: int,
+    real_repeat: int = REAL_REPEAT,
+    stem: str = SHIPPED_STEM,
+) -> FaceReader:
     """Train the face reader for ``steps`` batches on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
@@ -280,8 +292,9 @@ def train_faces(pics: list[Picture], finder: cv2.dnn.Net, steps: int, seed: int,
     net.train()
     t0 = time.time()
     labels = np.array([it[4] for it in items])
-    weight = np.where(labels == 0, NOT_A_DIE_SHARE / max((labels == 0).sum(), 1),
-                      (1 - NOT_A_DIE_SHARE) / max((labels != 0).sum(), 1))
+    weight = np.where(
+        labels == 0, NOT_A_DIE_SHARE / max((labels == 0).sum(), 1), (1 - NOT_A_DIE_SHARE) / max((labels != 0).sum(), 1)
+    )
     weight /= weight.sum()
     for step in range(steps):
         idx = rng.choice(len(items), size=batch, p=weight)
@@ -304,28 +317,44 @@ def train_faces(pics: list[Picture], finder: cv2.dnn.Net, steps: int, seed: int,
 
 # ------------------------------------------------------------------------- export ---------
 
+
 def export_finder(finder: Finder, out: Path) -> Path:
     """Write the finder as the ONNX file the reader loads; returns its path."""
     out.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(finder, torch.zeros(1, 3, FINDER_SIDE, FINDER_SIDE), str(out / FINDER_FILE),
-                      input_names=["image"], output_names=["maps"], opset_version=17, dynamo=False)
+    torch.onnx.export(
+        finder,
+        torch.zeros(1, 3, FINDER_SIDE, FINDER_SIDE),
+        str(out / FINDER_FILE),
+        input_names=["image"],
+        output_names=["maps"],
+        opset_version=17,
+        dynamo=False,
+    )
     return out / FINDER_FILE
 
 
 def export_faces(faces: FaceReader, out: Path, name: str = FACE_FILE) -> None:
     """Write a face reader as the ONNX file ``name`` the reader loads (any number of crops)."""
     out.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(faces, torch.zeros(1, 3, CROP_PX, CROP_PX), str(out / name),
-                      input_names=["crops"], output_names=["logits"], opset_version=17,
-                      dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
+    torch.onnx.export(
+        faces,
+        torch.zeros(1, 3, CROP_PX, CROP_PX),
+        str(out / name),
+        input_names=["crops"],
+        output_names=["logits"],
+        opset_version=17,
+        dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}},
+        dynamo=False,
+    )
     (out / FACE_SPEC_FILE).write_text(json.dumps(face_spec()) + "\n")
     if (out / CALIBRATION_FILE).exists():  # it was made for the face reader this one replaces
         (out / CALIBRATION_FILE).unlink()
         log.warning("removed the old %s from %s: calibrate the new networks (calibrate.py)", CALIBRATION_FILE, out)
 
 
-def split(real: list[Picture], holdout_source: str | None, n_folds: int, fold: int) -> tuple[
-        list[Picture], list[tuple[Picture, str]]]:
+def split(
+    real: list[Picture], holdout_source: str | None, n_folds: int, fold: int
+) -> tuple[list[Picture], list[tuple[Picture, str]]]:
     """Training photos, and held-out photos each with why: ``unseen`` (its source is held
     out) or ``fold`` (a held-out fold of a source seen in training)."""
     train, test = [], []
@@ -349,40 +378,76 @@ def write_predictions(out: Path, test: list[tuple[Picture, str]]) -> None:
         for p, why in test:
             cand = reader.candidates(p.image)
             det = reader.decide(cand, p.image.shape[1], p.image.shape[0])
-            fh.write(json.dumps({
-                "image": p.name, "source": p.source, "held": why, "width": p.image.shape[1],
-                "height": p.image.shape[0], **det.to_json(),
-                "candidates": {"centres": np.round(cand.centres, 2).tolist(), "sizes": np.round(cand.sizes, 2).tolist(),
-                               "scores": np.round(cand.scores, 4).tolist(), "probs": np.round(cand.probs, 6).tolist(),
-                               "scale": cand.scale},
-            }) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "image": p.name,
+                        "source": p.source,
+                        "held": why,
+                        "width": p.image.shape[1],
+                        "height": p.image.shape[0],
+                        **det.to_json(),
+                        "candidates": {
+                            "centres": np.round(cand.centres, 2).tolist(),
+                            "sizes": np.round(cand.sizes, 2).tolist(),
+                            "scores": np.round(cand.scores, 4).tolist(),
+                            "probs": np.round(cand.probs, 6).tolist(),
+                            "scale": cand.scale,
+                        },
+                    }
+                )
+                + "\n"
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--dataset", type=Path, nargs="+", required=True,
-                    help="folders with labels.jsonl and images/ (dice-real, dice-gray, ...)")
+    ap.add_argument(
+        "--dataset",
+        type=Path,
+        nargs="+",
+        required=True,
+        help="folders with labels.jsonl and images/ (dice-real, dice-gray, ...)",
+    )
     ap.add_argument("--out", type=Path, required=True, help="folder for the .onnx files")
     ap.add_argument("--synthetic", type=int, default=1500, help="synthetic scenes to render")
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
     ap.add_argument("--finder-epochs", type=int, default=72)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
-    ap.add_argument("--face-steps", type=int, default=12000,
-                    help="face reader batches of 128 (0: train only the finder, keeping the face readers in --out)")
-    ap.add_argument("--real-repeat", type=int, default=REAL_REPEAT,
-                    help="times each real die is listed for the face reader (renders: once)")
-    ap.add_argument("--second-face", action=argparse.BooleanOptionalAction, default=False,
-                    help="also train a second face reader (next seed), asked about doubtful dice")
-    ap.add_argument("--face-stem", choices=FaceReader.STEMS, default=SHIPPED_STEM,
-                    help="the face readers' first layers (nets.FaceReader; default %(default)s, as shipped)")
-    ap.add_argument("--finder-onnx", type=Path,
-                    help="use this already trained finder and train only the face readers")
+    ap.add_argument(
+        "--face-steps",
+        type=int,
+        default=12000,
+        help="face reader batches of 128 (0: train only the finder, keeping the face readers in --out)",
+    )
+    ap.add_argument(
+        "--real-repeat",
+        type=int,
+        default=REAL_REPEAT,
+        help="times each real die is listed for the face reader (renders: once)",
+    )
+    ap.add_argument(
+        "--second-face",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="also train a second face reader (next seed), asked about doubtful dice",
+    )
+    ap.add_argument(
+        "--face-stem",
+        choices=FaceReader.STEMS,
+        default=SHIPPED_STEM,
+        help="the face readers' first layers (nets.FaceReader; default %(default)s, as shipped)",
+    )
+    ap.add_argument("--finder-onnx", type=Path, help="use this already trained finder and train only the face readers")
     ap.add_argument("--holdout-source", help="leave out every photo of this source (file name prefix, e.g. gr)")
     ap.add_argument("--folds", type=int, default=0)
     ap.add_argument("--fold", type=int, default=0)
-    ap.add_argument("--predict-only", action="store_true",
-                    help="train nothing: read the held-out photos again with the networks in --out "
-                         "(after a change to the reader) and write predictions.jsonl")
+    ap.add_argument(
+        "--predict-only",
+        action="store_true",
+        help="train nothing: read the held-out photos again with the networks in --out "
+        "(after a change to the reader) and write predictions.jsonl",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
@@ -402,11 +467,9 @@ def main(argv: list[str] | None = None) -> int:
     by_source: dict[str, int] = {}
     for p in real:
         by_source[p.source] = by_source.get(p.source, 0) + 1
-    weights = np.array([0.5 / len(by_source) / by_source[p.source] for p in real]
-                       + [0.5 / max(len(syn), 1)] * len(syn))
+    weights = np.array([0.5 / len(by_source) / by_source[p.source] for p in real] + [0.5 / max(len(syn), 1)] * len(syn))
     weights /= weights.sum()
-    log.info("training on %d photos %s and %d renders; %d photos held out", len(real), by_source, len(syn),
-             len(test))
+    log.info("training on %d photos %s and %d renders; %d photos held out", len(real), by_source, len(syn), len(test))
     if args.finder_onnx:
         # keep a finder trained earlier (same photos, same seed) and train only the face reader
         finder_file = args.finder_onnx
@@ -414,14 +477,14 @@ def main(argv: list[str] | None = None) -> int:
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / FINDER_FILE).write_bytes(finder_file.read_bytes())
     else:
-        finder_file = export_finder(train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch,
-                                                 args.seed), args.out)
+        finder_file = export_finder(
+            train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch, args.seed), args.out
+        )
     if args.face_steps > 0:
         # crops are mined with the exported file, as the reader runs it, so that a run in one
         # go and a run in two steps (--finder-onnx) make the same face reader
         finder = cv2.dnn.readNetFromONNX(str(finder_file))
-        export_faces(train_faces(pics, finder, args.face_steps, args.seed, args.real_repeat, args.face_stem),
-                     args.out)
+        export_faces(train_faces(pics, finder, args.face_steps, args.seed, args.real_repeat, args.face_stem), args.out)
         if args.second_face:
             second = train_faces(pics, finder, args.face_steps, args.seed + 1, args.real_repeat, args.face_stem)
             export_faces(second, args.out, SECOND_FACE_FILE)
