@@ -645,6 +645,28 @@ class HardwareService(EventDispatcher):
 
         self._camera_worker.submit(job, lambda tray: setattr(self, "tray", tray), on_error)
 
+    def find_tray(self, on_done: Callable[[str], Any], on_error: Callable[[BaseException], Any] | None = None) -> None:
+        """Look for the tray in a fresh frame (the whole picture, with the dice read in it) and
+        call ``on_done`` with its tray text, or "" when no region is clearly a tray. The tray
+        is only proposed: :meth:`use_tray` keeps it."""
+
+        def job(hw: Hardware) -> str:
+            import numpy as np
+
+            from companion.vision import read_dice
+            from companion.vision.errors import VisionError
+            from companion.vision.tray import detect_tray
+
+            source = hw.camera()
+            if source is None:
+                raise VisionError("the camera is not open yet")
+            frame = source.read()
+            centres = np.array([(d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2) for d in read_dice(frame)])
+            tray = detect_tray(frame, centres.reshape(-1, 2) if len(centres) else None)
+            return "" if tray is None else str(tray)
+
+        self._camera_worker.submit(job, on_done, on_error)
+
     def watch_camera(self, on: bool) -> None:
         """Stream preview frames and their dice into :attr:`frame` / :attr:`detections` while ``on``."""
         if on:

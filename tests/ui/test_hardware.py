@@ -134,3 +134,52 @@ def test_the_hardware_screen_opened_from_a_game_stays_live(app):
     app.hardware.bind(frame=lambda _h, frame: frames.append(frame), grams=lambda _h, g: grams.append(g))
     kd.wait_until(lambda: len(frames) >= 2 and len(grams) >= 3, 30, "the preview and the live weight to go on")
     app.go_home()
+
+
+def _tray_photo(folder):
+    """A 640x480 picture: four dice on a plain tray floor (x 120-520, y 80-400) with a
+    wall, on a speckled carpet."""
+    import cv2
+    import numpy as np
+
+    from companion.vision.render import render_scene
+
+    rng = np.random.default_rng(5)
+    img = rng.integers(60, 200, (480, 640, 3), dtype=np.uint8)
+    img = cv2.GaussianBlur(img, (3, 3), 0)
+    cv2.rectangle(img, (110, 70), (530, 410), (30, 30, 150), -1)  # the wall
+    img[80:400, 120:520] = render_scene(11, 400, 320, n_dice=4).image
+    path = folder / "tray.png"
+    cv2.imwrite(str(path), img)
+    return path
+
+
+def test_find_the_tray_proposes_it_and_keeps_it_for_the_camera(app, tmp_path):
+    from companion.ui.hardware import camera_key
+    from companion.ui.settings import Settings
+    from companion.vision.tray import Tray
+
+    screen = app.go("hardware")
+    try:
+        assert app.use_camera(f"file://{_tray_photo(tmp_path)}") == ""
+        kd.wait_until(lambda: app.hardware.camera_state == "ready" and app.hardware.has_frame, what="the photo")
+        kd.tap_key(screen, "tray:find")
+        kd.wait_until(lambda: app.hardware.tray != "", 60, "the tray found and used")
+        x0, y0, x1, y1 = Tray.parse(app.hardware.tray).bounds(640, 480)
+        assert 90 <= x0 <= 150 and 50 <= y0 <= 110 and 490 <= x1 <= 550 and 370 <= y1 <= 430  # the tray, not the carpet
+        assert "Tray found and kept" in screen.ids.tray_text.text
+        saved = Settings.load(app.settings_file)[0]
+        assert saved.trays[camera_key(app.camera_url)] == app.hardware.tray
+
+        # A picture with no tray in it: nothing is changed, and the player is told.
+        kd.tap_key(screen, "tray:clear")
+        kd.wait_until(lambda: app.hardware.tray == "", what="the tray cleared")
+        assert app.use_camera("sim://?dice=5&seed=7") == ""
+        kd.wait_until(lambda: app.hardware.camera_state == "ready" and app.hardware.has_frame, what="the simulator")
+        kd.tap_key(screen, "tray:find")
+        kd.wait_until(lambda: not screen.finding_tray, 60, "the search")
+        assert app.hardware.tray == ""
+        assert screen.ids.tray_text.text.startswith("No tray found in the picture")
+    finally:
+        app.use_camera(CAMERA_URL)
+        kd.wait_until(lambda: app.hardware.camera_state == "ready", what="the camera back")

@@ -182,6 +182,8 @@ class HardwareScreen(Screen):
     pan_note = StringProperty("")
     #: True while a finger drag on the preview draws a new tray.
     drawing_tray = BooleanProperty(False)
+    #: True while the tray is being looked for in the picture.
+    finding_tray = BooleanProperty(False)
     tray_text = StringProperty("")
     #: This screen watches both devices live (a screen left for it keeps them watched).
     uses_scale = True
@@ -279,6 +281,30 @@ class HardwareScreen(Screen):
         if text:
             Tray.parse(text)  # a drawn rectangle is always a tray; anything else is refused here
         self.tray_text = app.use_tray(text)
+
+    def find_tray(self) -> None:
+        """Look for the tray in the camera's picture; a tray found is kept and drawn, so the
+        player sees it and can mark it by hand instead."""
+        self.drawing_tray = False
+        self.finding_tray = True
+        self.tray_text = "Looking for the tray..."
+        App.get_running_app().hardware.find_tray(self._tray_found, self._tray_not_found)
+
+    def _tray_found(self, text: str) -> None:
+        self.finding_tray = False
+        if not text:
+            self.tray_text = "No tray found in the picture: mark it with a finger, or keep reading the whole picture."
+            return
+        self.set_tray(text)
+        if not self.tray_text:  # kept without trouble
+            self.tray_text = (
+                "Tray found and kept for this camera (drawn in blue): dice outside it are ignored. "
+                "If it is wrong, mark the tray by hand."
+            )
+
+    def _tray_not_found(self, exc: BaseException) -> None:
+        self.finding_tray = False
+        self.tray_text = f"Could not look for the tray: {exc}"
 
     def retry_camera(self) -> None:
         """Open the camera again."""
