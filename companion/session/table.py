@@ -301,6 +301,20 @@ class TableSession:
         self._cursor = cursor
         self._finished = finished
 
+    def catch_up(self) -> str | None:
+        """If the game changed elsewhere since it was read, read it again and say what
+        changed ("move 3 (play by Ana) was played"); None when it did not. Reads only.
+
+        Raises:
+            StoreError: the database cannot be read (damaged, gone, unreadable).
+        """
+        try:
+            self.store.check_head(self.id, self.head)
+        except StaleWrite as exc:
+            self.reload()
+            return exc.change or "it changed"
+        return None
+
     def _check_current(self) -> None:
         """Raise :class:`StaleWrite` (after reloading) if the game moved on since it was read."""
         try:

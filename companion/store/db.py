@@ -886,6 +886,7 @@ class Store:
             session_id,
             cursor,
             by,
+            change,
         )
 
     def check_head(self, session_id: int, head: str) -> None:

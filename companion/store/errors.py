@@ -50,14 +50,16 @@ class StaleWrite(StoreConflict):
     """The game moved on since the writer read it (another window or device wrote first).
 
     ``session_id`` is the game, ``seq`` the number of actions now in effect, ``by`` who
-    made the latest of them ("" when unknown or when it was an undo).
+    made the latest of them ("" when unknown or when it was an undo), ``change`` what
+    happened in words ("move 3 (play by Ana) was played"; "" when unknown).
     """
 
-    def __init__(self, message: str, session_id: int, seq: int, by: str = "") -> None:
+    def __init__(self, message: str, session_id: int, seq: int, by: str = "", change: str = "") -> None:
         super().__init__(message)
         self.session_id = session_id
         self.seq = seq
         self.by = by
+        self.change = change
 
 
 class StorageError(StoreError):

@@ -9,7 +9,9 @@ there), and only after the commit do the properties change, so nothing shown is 
 Refusals (an illegal move, no stable weight) become :attr:`message`, never exceptions. When
 another window or device changed the game first, nothing is saved: the screens are
 refreshed to the game as it now stands (offering its legal actions) and the message says
-what changed.
+what changed. An idle screen does not wait for a write to learn of it: every
+:data:`FOLLOW_EVERY_S` the controller asks the store whether the game moved on and, if so,
+shows it as it now stands and says what changed.
 
 A finished game is locked: nothing changes it (no action, no undo) until the table
 reopens it on purpose (:meth:`GameController.reopen`, which screens ask to confirm).
@@ -21,6 +23,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.event import EventDispatcher
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, ObjectProperty, StringProperty
 
@@ -32,6 +35,9 @@ from companion.store import StaleWrite, StoreError
 from companion.ui.hardware import HardwareService
 
 log = logging.getLogger(__name__)
+
+#: How often an open game is compared with the database for changes made elsewhere (s).
+FOLLOW_EVERY_S = 1.0
 
 
 class GameController(EventDispatcher):
@@ -65,12 +71,21 @@ class GameController(EventDispatcher):
     #: Said when a locked game is asked to change.
     LOCKED_TEXT = "This game is finished: reopen it first to change anything."
 
-    def __init__(self, session: TableSession, hardware: HardwareService | None = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        session: TableSession,
+        hardware: HardwareService | None = None,
+        follow_s: float = FOLLOW_EVERY_S,
+        **kwargs: Any,
+    ) -> None:
+        """``follow_s``: how often to look for changes made elsewhere (s); 0 never looks."""
         super().__init__(**kwargs)
         self.session = session
         self.hardware = hardware
         self._reopened = False
+        self._unreadable = ""
         self.refresh()
+        self._follow_event = Clock.schedule_interval(self._follow_tick, follow_s) if follow_s > 0 else None
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -98,6 +113,33 @@ class GameController(EventDispatcher):
         self.can_undo = s.can_undo and not self.locked
         self.can_redo = s.can_redo and not self.locked
         self.revision += 1
+
+    def _follow_tick(self, _dt: float) -> None:
+        self.follow()  # returns None: a Kivy interval whose callback returns False stops
+
+    def follow(self) -> bool:
+        """Show the game as it now stands if another window or device changed it; True if it had.
+
+        A database that cannot be read is said once in the message line (and logged); the
+        screen keeps what it last showed.
+        """
+        if self.busy:
+            return False  # a measurement is on its way; its commit will find out
+        try:
+            change = self.session.catch_up()
+        except StoreError as exc:
+            if str(exc) != self._unreadable:
+                self._unreadable = str(exc)
+                log.warning("cannot follow game %s: %s", self.session.id, exc)
+                self.say(f"Cannot read the game: {exc}", "error")
+            return False
+        self._unreadable = ""
+        if change is None:
+            return False
+        self.last_events = []
+        self.refresh()
+        self.say(f"Changed on another device or window: {change}.", "info")
+        return True
 
     def reopen(self) -> None:
         """Unlock a finished game so it can be changed (undo the last move, play on)."""
@@ -220,5 +262,8 @@ class GameController(EventDispatcher):
         self.message_kind = kind if text else ""
 
     def close(self) -> None:
-        """Release the session's own devices (the store stays open)."""
+        """Stop following the game and release the session's own devices (the store stays open)."""
+        if self._follow_event is not None:
+            self._follow_event.cancel()
+            self._follow_event = None
         self.session.close()

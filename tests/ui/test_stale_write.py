@@ -43,3 +43,29 @@ def test_a_stale_move_is_refused_and_the_screen_refreshed_and_offered_again(home
     assert "move 3 (penalty by Cy) was played" in c.message
     assert c.undo() and c.session.cursor == 2
     assert other.show(sid)["cursor"] == 2
+
+
+def test_an_idle_screen_shows_a_move_made_on_another_device_by_itself(home):
+    app = home
+    app.start_game("seven", ["Ana", "Ben", "Cy"], {}, seed=4)
+    kd.pump(3)
+    c = app.controller
+    sid = c.session.id
+    other = PurserCLI(app.db_path)
+    revision = c.revision
+
+    other.play_ok(sid, [{"type": "play", "player": "Ana", "total": 4}])
+    kd.wait_until(lambda: c.session.cursor == 1, 10, "the app to notice the other device's move")
+    assert c.message_kind == "info"
+    assert c.message == "Changed on another device or window: move 1 (play by Ana) was played."
+    assert "the pile shows 4" in c.summary.prompt
+    assert "the pile shows 4" in kd.texts(app.root)
+    assert c.revision > revision and c.legal == c.session.legal_actions()  # offered on the 4 now shown
+
+    other.run("undo", str(sid))
+    kd.wait_until(lambda: c.session.cursor == 0, 10, "the app to notice the undo")
+    assert c.message == "Changed on another device or window: move 1 was taken back."
+    # Nothing changed elsewhere: following says nothing and keeps the message.
+    assert not c.follow()
+    assert c.act({"type": "play", "player": "Ana", "total": 2})
+    assert other.show(sid)["cursor"] == 1
