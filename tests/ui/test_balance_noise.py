@@ -98,7 +98,8 @@ def test_noise_not_motion_is_named_in_one_calm_line_when_a_weighing_cannot_settl
         controller.message,
     )
     assert found, controller.message
-    assert 0.07 < float(found.group(1)) < 0.13
+    # the scatter of the 0.4 s window it gave up on (about 32 readings: +-13 % at one sigma)
+    assert 0.06 <= float(found.group(1)) <= 0.14
     assert controller.session.cursor == before
     advice = screen.ids.advice.text
     assert "electrical noise, not motion" in advice and "shielded" in advice and "10 SPS" in advice
