@@ -252,9 +252,9 @@ class DiceReader:
         """:meth:`find` at ``scale`` and, with ``coarse_look``, at that scale times it too
         (large dice), one after the other, with the number of spots of the first look.
 
-        A die can be found by both looks: both spots are read, and :func:`resolve_overlaps`
-        keeps the one the face reader is surer of (the first look sizes dice larger than it
-        was trained on badly, the coarse look small ones)."""
+        A die can be found by both looks: both spots are read (see :meth:`_read_spots`), and
+        :func:`resolve_overlaps` keeps the one the face reader is surer of (the first look
+        sizes dice larger than it was trained on badly, the coarse look small ones)."""
         base = finder_scale(*image.shape[:2]) if scale is None else scale
         centres, sizes, scores = self.find(image, base)
         f = self.settings.coarse_look
@@ -301,6 +301,27 @@ class DiceReader:
             answers.append(self._face_probs(second, np.concatenate(turned)))
         probs[again] = np.concatenate(answers).reshape(-1, len(again), probs.shape[1]).mean(0)
         return probs
+
+    def _read_spots(
+        self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray, n_first: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The spots worth reading among those of both looks (the first ``n_first`` from the
+        first look) and their class probabilities (:meth:`classify`).
+
+        A coarse-look spot near a first-look spot of about its size is the same die; it is
+        read too, unless the first look's spot was read surely (a face probability of at
+        least ``look_again_below``): then it is dropped unread."""
+        s = self.settings
+        first = self.classify(image, centres[:n_first], sizes[:n_first])
+        coarse = np.arange(n_first, len(centres))
+        sure = (first[:, 0] <= s.not_die_above) & (first[:, 1:7].max(1) >= s.look_again_below)
+        if len(coarse) and sure.any():
+            d = np.hypot(*(centres[coarse, None, :] - centres[None, :n_first, :]).transpose(2, 0, 1))
+            m2, m1 = sizes[coarse].mean(1)[:, None], sizes[:n_first].mean(1)[None, :]
+            same = (d <= s.duplicate_within * np.maximum(m2, m1)) & (m1 >= 0.67 * m2) & (m1 <= 1.5 * m2)
+            coarse = coarse[~(same & sure[None, :]).any(1)]
+        keep = np.concatenate([np.arange(n_first), coarse])
+        return keep, np.concatenate([first, self.classify(image, centres[coarse], sizes[coarse])])
 
     def _face_probs(self, net: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:
         with self._lock:
@@ -363,7 +384,8 @@ class DiceReader:
     def _look(self, image: np.ndarray, scale: float | None) -> tuple[Candidates, Look]:
         used = finder_scale(*image.shape[:2]) if scale is None else scale
         centres, sizes, scores, n_first = self._find_both(image, used)
-        probs = self.classify(image, centres, sizes)
+        keep, probs = self._read_spots(image, centres, sizes, n_first)
+        centres, sizes, scores = centres[keep], sizes[keep], scores[keep]
         cand = Candidates(centres, sizes, scores, probs, used)
         is_die = np.zeros(len(cand), bool)
         is_die[resolve_overlaps(cand, self.settings.not_die_above)] = True

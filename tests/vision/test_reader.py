@@ -209,6 +209,20 @@ def test_both_finder_looks_are_read():
     assert len(reader.read(image)) == 3
 
 
+def test_a_die_read_surely_by_the_first_look_is_not_read_again_from_the_coarse_one(monkeypatch):
+    reader = DiceReader(settings=ReaderSettings(rescale=False, face_views=1))
+    image = render_scene(900_307, 640, 480, n_dice=3, die_px=(85.0, 95.0)).image
+    spots = len(reader.find_all(image)[0])
+    read = []
+    classify = reader.classify
+    monkeypatch.setattr(reader, "classify", lambda im, c, s: read.append(len(c)) or classify(im, c, s))
+    cand = reader.candidates(image)
+    assert sum(read) == len(cand) < spots  # the coarse look's spots of the dice read surely: not read
+    sure = cand.probs[:, 1:7].max(1) >= reader.settings.look_again_below
+    assert sure.sum() >= 3
+    assert len(reader.decide(cand, 640, 480)) == 3
+
+
 def test_unsure_threshold_flags_and_never_drops():
     image = render_scene(900_300, n_dice=6).image
     strict = DiceReader(settings=ReaderSettings(unsure_below=1.01)).read(image)
