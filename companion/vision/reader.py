@@ -453,8 +453,9 @@ def resolve_overlaps(cand: Candidates, not_die_above: float) -> np.ndarray:
     a die with table around it, or a pip of the larger die. Smaller spots of at least
     PIP_SHARE of its size are rivals: when the face reader is surer of them (their median
     face probability above the larger one's), they are kept and the larger goes; else the
-    larger is kept. A smaller spot is a pip and never wins, unless two or more such spots
-    are read surer than the larger one: then they are small dice of a cluster.
+    larger is kept. A spot under PIP_SHARE of its size is a pip and never wins, unless two
+    or more such spots are read surer than the larger one: then they are small dice of a
+    cluster.
     """
     is_die = np.flatnonzero(cand.probs[:, 0] <= not_die_above) if len(cand) else np.zeros(0, int)
     if len(is_die) < 2:
