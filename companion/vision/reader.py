@@ -8,7 +8,8 @@ Small networks shipped in ``companion/vision/models/`` are run by ``cv2.dnn``:
 2. the *face reader* looks at a 48x48 square cut from the full-size frame around each
    centre and names the top face 1-6, or says it is not a die, or that it is a die whose
    top face cannot be read (hidden, leaning, cut off by the frame);
-3. where two spots claim one die (a pip of a large die and the die itself), the die wins;
+3. where several spots claim one die (the die seen by both looks, or a pip of a large
+   die and the die itself), the spot the face reader is surest of wins, and a pip never;
 4. a *second face reader*, trained apart from the first, gives a second opinion on the
    dice the first reads with doubt (optional: without it the first reads alone).
 
@@ -58,6 +59,10 @@ CALIBRATION_FILE = "dice_calibration.json"
 DEFAULT_UNSURE_BELOW = 0.9
 #: Face reader class of a die whose top face cannot be read (8-class readers).
 UNREADABLE = 7
+#: A spot under this share of the size of a die it lies in is taken for one of its pips
+#: (a pip is about a fifth of a face, and the finder draws small spots generously; the
+#: dice of a cluster seen as one spot are about half its size).
+PIP_SHARE = 0.4
 
 
 @dataclass(frozen=True)
@@ -126,14 +131,24 @@ class Candidates:
     @classmethod
     def empty(cls, n_classes: int = N_CLASSES, scale: float = 1.0) -> Candidates:
         """No candidates."""
-        return cls(np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32), np.zeros(0, np.float32),
-                   np.zeros((0, n_classes), np.float32), scale)
+        return cls(
+            np.zeros((0, 2), np.float32),
+            np.zeros((0, 2), np.float32),
+            np.zeros(0, np.float32),
+            np.zeros((0, n_classes), np.float32),
+            scale,
+        )
 
     @classmethod
     def concat(cls, parts: list[Candidates], scale: float) -> Candidates:
         """All candidates of ``parts`` together."""
-        return cls(np.concatenate([p.centres for p in parts]), np.concatenate([p.sizes for p in parts]),
-                   np.concatenate([p.scores for p in parts]), np.concatenate([p.probs for p in parts]), scale)
+        return cls(
+            np.concatenate([p.centres for p in parts]),
+            np.concatenate([p.sizes for p in parts]),
+            np.concatenate([p.scores for p in parts]),
+            np.concatenate([p.probs for p in parts]),
+            scale,
+        )
 
 
 @dataclass(frozen=True)
@@ -187,8 +202,9 @@ class DiceReader:
         self.settings = settings or ReaderSettings()
         self._finder = _load(folder / FINDER_FILE)
         self._faces = _load(folder / FACE_FILE, small_batches=True)
-        self._second = (_load(folder / SECOND_FACE_FILE, small_batches=True)
-                        if (folder / SECOND_FACE_FILE).exists() else None)
+        self._second = (
+            _load(folder / SECOND_FACE_FILE, small_batches=True) if (folder / SECOND_FACE_FILE).exists() else None
+        )
         if self._second is None:
             log.info("%s has no %s: dice read with doubt get no second opinion", folder, SECOND_FACE_FILE)
         _check_face_spec(folder / FACE_SPEC_FILE)
@@ -229,35 +245,34 @@ class DiceReader:
         return centres[keep], sizes[keep], scores[keep].astype(np.float32)
 
     def find_all(self, image: np.ndarray, scale: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Candidate dice of both looks: centres (N, 2), sizes (N, 2), scores (N,) (:meth:`_find_both`)."""
+        return self._find_both(image, scale)[:3]
+
+    def _find_both(self, image: np.ndarray, scale: float | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """:meth:`find` at ``scale`` and, with ``coarse_look``, at that scale times it too
-        (large dice); a spot of the coarse look near one of about its size found at
-        ``scale`` is the same die and dropped (a much smaller spot inside it, such as a pip,
-        is left for :func:`resolve_overlaps` to judge once the faces are read)."""
+        (large dice), one after the other, with the number of spots of the first look.
+
+        A die can be found by both looks: both spots are read (see :meth:`_read_spots`), and
+        :func:`resolve_overlaps` keeps the one the face reader is surer of (the first look
+        sizes dice larger than it was trained on badly, the coarse look small ones)."""
         base = finder_scale(*image.shape[:2]) if scale is None else scale
         centres, sizes, scores = self.find(image, base)
         f = self.settings.coarse_look
         if f <= 0 or max(image.shape[:2]) * base * f < 2 * FINDER_STRIDE * 8:
-            return centres, sizes, scores
+            return centres, sizes, scores, len(centres)
         c2, s2, sc2 = self.find(image, base * f)
-        if len(c2) == 0:
-            return centres, sizes, scores
-        if len(centres):
-            # the same die seen at both scales (centres within the duplicate distance)
-            d = np.hypot(*(c2[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-            m2, m1 = s2.mean(1)[:, None], sizes.mean(1)[None, :]
-            same = (d <= self.settings.duplicate_within * np.maximum(m2, m1)) & (m1 >= 0.67 * m2) & (m1 <= 1.5 * m2)
-            new = ~same.any(1)
-            c2, s2, sc2 = c2[new], s2[new], sc2[new]
-        return (np.concatenate([centres, c2]), np.concatenate([sizes, s2]), np.concatenate([scores, sc2]))
+        return (np.concatenate([centres, c2]), np.concatenate([sizes, s2]), np.concatenate([scores, sc2]), len(centres))
 
     def classify(self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> np.ndarray:
         """Class probabilities (N, C): "not a die", faces 1-6 (and "unreadable die"), for dice at ``centres``."""
         if len(centres) == 0:
             return np.zeros((0, self.n_classes), np.float32)
-        crops = np.stack([
-            normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
-            for c, s in zip(centres, sizes, strict=True)
-        ])
+        crops = np.stack(
+            [
+                normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
+                for c, s in zip(centres, sizes, strict=True)
+            ]
+        )
         probs = self._face_probs(self._faces, crops)
         views = max(1, min(4, self.settings.face_views))
         second = self._second if self.settings.second_opinion else None
@@ -274,12 +289,39 @@ class DiceReader:
             # The finder's size is a guess: the second reader also sees the die cut a
             # little tighter and looser, at sizes it was trained on either side of it.
             for f in self.settings.second_opinion_scales:
-                resized = np.stack([normalise_crop(cut_crop(image, float(centres[i, 0]), float(centres[i, 1]),
-                                                            float(sizes[i].max()) * f)) for i in again])
+                resized = np.stack(
+                    [
+                        normalise_crop(
+                            cut_crop(image, float(centres[i, 0]), float(centres[i, 1]), float(sizes[i].max()) * f)
+                        )
+                        for i in again
+                    ]
+                )
                 turned += [np.rot90(resized, k, axes=(2, 3)) for k in range(views)]
             answers.append(self._face_probs(second, np.concatenate(turned)))
         probs[again] = np.concatenate(answers).reshape(-1, len(again), probs.shape[1]).mean(0)
         return probs
+
+    def _read_spots(
+        self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray, n_first: int
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The spots worth reading among those of both looks (the first ``n_first`` from the
+        first look) and their class probabilities (:meth:`classify`).
+
+        A coarse-look spot near a first-look spot of about its size is the same die; it is
+        read too, unless the first look's spot was read surely (a face probability of at
+        least ``look_again_below``): then it is dropped unread."""
+        s = self.settings
+        first = self.classify(image, centres[:n_first], sizes[:n_first])
+        coarse = np.arange(n_first, len(centres))
+        sure = (first[:, 0] <= s.not_die_above) & (first[:, 1:7].max(1) >= s.look_again_below)
+        if len(coarse) and sure.any():
+            d = np.hypot(*(centres[coarse, None, :] - centres[None, :n_first, :]).transpose(2, 0, 1))
+            m2, m1 = sizes[coarse].mean(1)[:, None], sizes[:n_first].mean(1)[None, :]
+            same = (d <= s.duplicate_within * np.maximum(m2, m1)) & (m1 >= 0.67 * m2) & (m1 <= 1.5 * m2)
+            coarse = coarse[~(same & sure[None, :]).any(1)]
+        keep = np.concatenate([np.arange(n_first), coarse])
+        return keep, np.concatenate([first, self.classify(image, centres[coarse], sizes[coarse])])
 
     def _face_probs(self, net: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:
         with self._lock:
@@ -315,8 +357,9 @@ class DiceReader:
     def decide(self, cand: Candidates, width: int, height: int, tray: Tray | None = None) -> DiceDetections:
         """The dice among ``cand`` (see :meth:`candidates`) of a ``width`` x ``height`` frame
         (:func:`decide_dice` with this reader's settings and calibration)."""
-        return decide_dice(cand, width, height, self.settings, self.calibration, tray=tray,
-                           unsure_below=self.unsure_below)
+        return decide_dice(
+            cand, width, height, self.settings, self.calibration, tray=tray, unsure_below=self.unsure_below
+        )
 
     def _best_look(self, image: np.ndarray) -> Candidates:
         """The candidates of the finder's best-fitting scale."""
@@ -331,26 +374,44 @@ class DiceReader:
                 break
             tried.append(other)
             again, latest = self._look(image, other)
-            log.debug("looked again at scale %.3f: %d dice of %s finder px", other, len(latest.die_px),
-                      latest.typical_px)
+            log.debug(
+                "looked again at scale %.3f: %d dice of %s finder px", other, len(latest.die_px), latest.typical_px
+            )
             if better(look, latest, s.finder_band):
                 cand, look = again, latest
         return cand
 
     def _look(self, image: np.ndarray, scale: float | None) -> tuple[Candidates, Look]:
         used = finder_scale(*image.shape[:2]) if scale is None else scale
-        centres, sizes, scores = self.find_all(image, used)
-        probs = self.classify(image, centres, sizes)
+        centres, sizes, scores, n_first = self._find_both(image, used)
+        keep, probs = self._read_spots(image, centres, sizes, n_first)
+        centres, sizes, scores = centres[keep], sizes[keep], scores[keep]
         cand = Candidates(centres, sizes, scores, probs, used)
         is_die = np.zeros(len(cand), bool)
         is_die[resolve_overlaps(cand, self.settings.not_die_above)] = True
-        look = Look(used, sizes[is_die].mean(1) * used, probs[is_die, 1:7].max(1) if len(probs) else np.zeros(0),
-                    int(((scores >= STRONG_SPOT) & (probs[:, 0] > self.settings.not_die_above)).sum()))
+        if is_die[:n_first].any():
+            # the dice of the first look say how large dice are (the coarse look's are large
+            # by construction, and one of them can be table around a die too small to see)
+            is_die[n_first:] = False
+        look = Look(
+            used,
+            sizes[is_die].mean(1) * used,
+            probs[is_die, 1:7].max(1) if len(probs) else np.zeros(0),
+            int(((scores >= STRONG_SPOT) & (probs[:, 0] > self.settings.not_die_above)).sum()),
+        )
         return cand, look
 
 
-def decide_dice(cand: Candidates, width: int, height: int, settings: ReaderSettings, calibration: Calibration, *,
-                tray: Tray | None = None, unsure_below: float | None = None) -> DiceDetections:
+def decide_dice(
+    cand: Candidates,
+    width: int,
+    height: int,
+    settings: ReaderSettings,
+    calibration: Calibration,
+    *,
+    tray: Tray | None = None,
+    unsure_below: float | None = None,
+) -> DiceDetections:
     """The dice among ``cand`` of a ``width`` x ``height`` frame: spots that are not dice and
     dice outside ``tray`` dropped, one die per spot, confidences calibrated, unsure and
     unreadable dice flagged (below ``unsure_below``, default the calibration's)."""
@@ -387,10 +448,14 @@ def resolve_overlaps(cand: Candidates, not_die_above: float) -> np.ndarray:
     """Indices of the candidates that are dice, one per die (in ``cand`` order).
 
     Spots the face reader calls "not a die" go. When the centre of one die lies inside
-    another, larger one (its box pulled in to 80 %), they are one die seen at two scales,
-    or a pip of a large die: the larger is kept. Unless the larger holds two or more
-    smaller dice that the face reader is surer of (their median face probability above
-    the larger one's): then it is a cluster of dice seen as one, and the smaller are kept.
+    another, larger one (its box pulled in to 80 %), the smaller is the same die (seen by
+    both finder looks, or sized differently), one die of a cluster the larger spot covers,
+    a die with table around it, or a pip of the larger die. Smaller spots of at least
+    PIP_SHARE of its size are rivals: when the face reader is surer of them (their median
+    face probability above the larger one's), they are kept and the larger goes; else the
+    larger is kept. A spot under PIP_SHARE of its size is a pip and never wins, unless two
+    or more such spots are read surer than the larger one: then they are small dice of a
+    cluster.
     """
     is_die = np.flatnonzero(cand.probs[:, 0] <= not_die_above) if len(cand) else np.zeros(0, int)
     if len(is_die) < 2:
@@ -398,17 +463,25 @@ def resolve_overlaps(cand: Candidates, not_die_above: float) -> np.ndarray:
     c, size = cand.centres[is_die], cand.sizes[is_die].max(1)
     sure = cand.probs[is_die, 1:7].max(1)
     half = cand.sizes[is_die] * 0.4
+    # rank by size, ties broken by order, so that of two equal spots one holds the other
+    rank = np.empty(len(size), int)
+    rank[np.argsort(size, kind="stable")] = np.arange(len(size))
     # inside[i, j]: the centre of die j lies inside die i (and j is the smaller)
-    inside = ((np.abs(c[None, :, 0] - c[:, None, 0]) <= half[:, None, 0])
-              & (np.abs(c[None, :, 1] - c[:, None, 1]) <= half[:, None, 1])
-              & (size[None, :] < size[:, None]))
+    inside = (
+        (np.abs(c[None, :, 0] - c[:, None, 0]) <= half[:, None, 0])
+        & (np.abs(c[None, :, 1] - c[:, None, 1]) <= half[:, None, 1])
+        & (rank[None, :] < rank[:, None])
+    )
     drop = np.zeros(len(is_die), bool)
-    for i in np.argsort(-size):
+    for i in np.argsort(-rank):
         if drop[i]:
             continue
         held = np.flatnonzero(inside[i] & ~drop)
-        if len(held) >= 2 and size[held].max() < 0.6 * size[i] and float(np.median(sure[held])) > sure[i]:
+        pip = size[held] < PIP_SHARE * size[i]
+        rivals = held if pip.sum() >= 2 else held[~pip]
+        if len(rivals) and float(np.median(sure[rivals])) > sure[i]:
             drop[i] = True
+            drop[np.setdiff1d(held, rivals)] = True
         else:
             drop[held] = True
     return is_die[~drop]
@@ -452,14 +525,18 @@ def _check_face_spec(path: Path) -> None:
     try:
         spec = json.loads(path.read_text())
     except FileNotFoundError:
-        raise VisionError(f"{path.parent} has no {path.name}: its dice models were made for an "
-                          "older Purser; retrain them or use the shipped ones") from None
+        raise VisionError(
+            f"{path.parent} has no {path.name}: its dice models were made for an "
+            "older Purser; retrain them or use the shipped ones"
+        ) from None
     except (OSError, ValueError) as exc:
         raise VisionError(f"the dice model description {path} could not be read: {exc}") from exc
     want = face_spec()
     if not isinstance(spec, dict) or any(spec.get(k) != v for k, v in want.items()):
-        raise VisionError(f"the face reader in {path.parent} was trained on other crops ({spec}) than "
-                          f"this Purser cuts ({want}); retrain it or use the shipped models")
+        raise VisionError(
+            f"the face reader in {path.parent} was trained on other crops ({spec}) than "
+            f"this Purser cuts ({want}); retrain it or use the shipped models"
+        )
 
 
 def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second: cv2.dnn.Net | None) -> int:
@@ -468,8 +545,13 @@ def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second
     # Swapped or foreign files load fine and fail only on the first frame, or not at all.
     face_probe = ((1, 3, CROP_PX, CROP_PX), ((1, N_CLASSES), (1, N_CLASSES - 1)), "a dice face reader")
     probes = [
-        (finder, FINDER_FILE, (1, 3, 16 * FINDER_STRIDE, 16 * FINDER_STRIDE), ((1, FINDER_CHANNELS, 16, 16),),
-         "a dice finder"),
+        (
+            finder,
+            FINDER_FILE,
+            (1, 3, 16 * FINDER_STRIDE, 16 * FINDER_STRIDE),
+            ((1, FINDER_CHANNELS, 16, 16),),
+            "a dice finder",
+        ),
         (faces, FACE_FILE, *face_probe),
     ]
     if second is not None:
@@ -482,13 +564,17 @@ def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second
         except cv2.error:
             got = None
         if got is None or not any(got in (want, (*want, 1, 1)) for want in wants):
-            raise VisionError(f"{folder / name} is not {what} for this Purser (it gives {got} where "
-                              f"{wants[0]} was expected); retrain it or use the shipped models")
+            raise VisionError(
+                f"{folder / name} is not {what} for this Purser (it gives {got} where "
+                f"{wants[0]} was expected); retrain it or use the shipped models"
+            )
         if name != FINDER_FILE:
             classes.append(got[1])
     if len(set(classes)) > 1:
-        raise VisionError(f"the face readers in {folder} name different classes ({classes}); "
-                          "retrain them together or use the shipped models")
+        raise VisionError(
+            f"the face readers in {folder} name different classes ({classes}); "
+            "retrain them together or use the shipped models"
+        )
     return int(classes[0])
 
 
@@ -519,7 +605,10 @@ def default_reader() -> DiceReader:
 
 
 def read_dice(
-    frame: np.ndarray, *, tray: Tray | None = None, reader: DiceReader | None = None,
+    frame: np.ndarray,
+    *,
+    tray: Tray | None = None,
+    reader: DiceReader | None = None,
 ) -> DiceDetections:
     """Every die in ``frame`` (a BGR uint8 array): value, box, confidence, unsure flag.
 

@@ -13,7 +13,15 @@ import pytest
 from companion.vision import DiceReader, ReaderSettings, Tray, VisionError, read_dice
 from companion.vision.evaluate import Reading, load_labels, match
 from companion.vision.preprocess import cut_crop, normalise_crop
-from companion.vision.reader import FACE_FILE, FACE_SPEC_FILE, FINDER_FILE, MODELS_DIR, SECOND_FACE_FILE
+from companion.vision.reader import (
+    FACE_FILE,
+    FACE_SPEC_FILE,
+    FINDER_FILE,
+    MODELS_DIR,
+    SECOND_FACE_FILE,
+    Candidates,
+    resolve_overlaps,
+)
 from companion.vision.render import render_scene
 from companion.vision.sources import read_image
 
@@ -43,10 +51,8 @@ def test_renders_are_read():
     for seed in range(900_000, 900_012):  # seeds never used for training
         scene = render_scene(seed, n_dice=6)
         det = read_dice(scene.image)
-        result = match(
-            _as_label(scene), readings(det)
-        )
-        total += len(scene.dice)
+        result = match(_as_label(scene), readings(det))
+        total += len(_as_label(scene).dice)
         right += sum(t == v for t, v, _, _ in result.pairs)
         sure_wrong += sum(t != v and not u for t, v, u, _ in result.pairs)
         unsure_wrong += sum(t != v and u for t, v, u, _ in result.pairs)
@@ -56,9 +62,11 @@ def test_renders_are_read():
 
 
 def _as_label(scene):
+    """The readable dice of a render as labels (a die mostly hidden or cut off by the frame
+    is left out: whether it is read or not, it scores nothing)."""
     from companion.vision.evaluate import Label, LabelledImage
 
-    return LabelledImage("syn.png", "die", tuple(Label(d.value, d.box) for d in scene.dice))
+    return LabelledImage("syn.png", "die", tuple(Label(d.value, d.box) for d in scene.dice if d.readable))
 
 
 def test_empty_table_has_no_dice():
@@ -75,8 +83,16 @@ def test_grey_and_four_channel_frames_are_accepted():
     read_dice(cv2.cvtColor(scene.image, cv2.COLOR_BGR2GRAY))  # no error
 
 
-@pytest.mark.parametrize("frame", [None, np.zeros((0, 0, 3), np.uint8), np.zeros((10, 10, 3), np.uint8),
-                                   np.zeros((100, 100, 3), np.float32), np.zeros((100, 100, 2), np.uint8)])
+@pytest.mark.parametrize(
+    "frame",
+    [
+        None,
+        np.zeros((0, 0, 3), np.uint8),
+        np.zeros((10, 10, 3), np.uint8),
+        np.zeros((100, 100, 3), np.float32),
+        np.zeros((100, 100, 2), np.uint8),
+    ],
+)
 def test_frames_that_are_not_pictures_are_refused(frame):
     with pytest.raises(VisionError):
         read_dice(frame)
@@ -97,8 +113,16 @@ def test_tray_ignores_dice_outside():
 def _right(reader, scenes):
     right = total = extra = 0
     for scene in scenes:
-        result = match(_as_label(scene), readings(reader.read(scene.image)))
-        total += len(scene.dice)
+        hidden = [d.box for d in scene.dice if not d.readable]
+        found = [
+            r
+            for r in readings(reader.read(scene.image))
+            if not any(
+                x <= r.box[0] + r.box[2] / 2 <= x + w and y <= r.box[1] + r.box[3] / 2 <= y + h for x, y, w, h in hidden
+            )
+        ]
+        result = match(_as_label(scene), found)
+        total += len(_as_label(scene).dice)
         right += sum(t == v for t, v, _, _ in result.pairs)
         extra += len(result.extra)
     return right, total, extra
@@ -109,30 +133,94 @@ def test_small_dice_in_a_large_frame_are_looked_at_again_enlarged():
     scenes = [render_scene(900_400 + i, 1600, 1200, n_dice=8, die_px=(22.0, 28.0)) for i in range(4)]
     right, total, extra = _right(DiceReader(), scenes)
     once, _, _ = _right(DiceReader(settings=ReaderSettings(rescale=False)), scenes)
-    assert total == 32
-    assert right >= 30 and extra == 0
+    assert total >= 28
+    assert right >= total - 2 and extra == 0
     assert once < right - 8
 
 
-def test_dice_filling_the_frame_are_looked_at_again_shrunk():
-    # two dice of about 200 px in a 640x480 frame: the finder alone takes their pips for dice
-    scenes = [render_scene(900_500 + i, 640, 480, n_dice=2, die_px=(190.0, 230.0)) for i in range(8)]
-    right, total, extra = _right(DiceReader(), scenes)
-    once, _, _ = _right(DiceReader(settings=ReaderSettings(rescale=False)), scenes)
-    assert total >= 10
-    assert right >= total - 2 and extra <= 1
-    assert once <= total // 2
+def test_dice_filling_the_frame_are_found_by_the_coarse_look():
+    # dice of 130-160 px in a 640x480 frame: the finder's first look (at 320 px) sees them
+    # 65-80 px wide, at or beyond the largest it was trained on, and takes pips for dice
+    scenes = [render_scene(900_500 + i, 640, 480, n_dice=2, die_px=(130.0, 160.0)) for i in range(16)]
+    right, total, extra = _right(DiceReader(settings=ReaderSettings(rescale=False)), scenes)
+    first_only, _, _ = _right(DiceReader(settings=ReaderSettings(rescale=False, coarse_look=0.0)), scenes)
+    assert total >= 8
+    assert right >= total - 1 and extra <= 1
+    assert first_only <= right - 5
 
 
-@pytest.mark.parametrize("width, height, die_px, looks", [
-    (640, 480, (40.0, 60.0), 1),  # 20-30 finder px: as the finder likes them
-    (1600, 1200, (22.0, 28.0), 2),
-])
+@pytest.mark.parametrize(
+    "width, height, die_px, looks",
+    [
+        (640, 480, (40.0, 60.0), 1),  # 20-30 finder px: as the finder likes them
+        (1600, 1200, (22.0, 28.0), 2),
+    ],
+)
 def test_dice_the_finder_sees_well_are_looked_at_once(caplog, width, height, die_px, looks):
     caplog.set_level(logging.DEBUG, logger="companion.vision.reader")
     DiceReader().read(render_scene(900_306, width, height, n_dice=6, die_px=die_px).image)
     again = [r for r in caplog.records if r.getMessage().startswith("looked again")]
     assert len(again) == looks - 1
+
+
+def _spots(*spots):
+    """Candidates from (cx, cy, size, face, p(face), p(not a die)) of an 8-class reader."""
+    probs = np.zeros((len(spots), 8), np.float32)
+    for i, (_, _, _, face, p, p0) in enumerate(spots):
+        probs[i, face], probs[i, 0] = p, p0
+        probs[i, 7] = 1 - p - p0
+    return Candidates(
+        np.array([s[:2] for s in spots], np.float32).reshape(-1, 2),
+        np.array([(s[2], s[2]) for s in spots], np.float32).reshape(-1, 2),
+        np.ones(len(spots), np.float32),
+        probs,
+        0.5,
+    )
+
+
+def test_a_die_seen_by_both_looks_is_read_once_from_the_surer_spot():
+    # the first look sized a large die a little small and read it surely; the coarse look
+    # sized it right and read it with doubt: either way one die, the sure reading kept
+    surer_smaller = _spots((300, 300, 200, 4, 0.55, 0.3), (305, 295, 150, 4, 0.97, 0.01))
+    assert resolve_overlaps(surer_smaller, 0.5).tolist() == [1]
+    surer_larger = _spots((300, 300, 200, 4, 0.97, 0.01), (305, 295, 150, 4, 0.55, 0.3))
+    assert resolve_overlaps(surer_larger, 0.5).tolist() == [0]
+    twins = _spots((300, 300, 150, 4, 0.9, 0.05), (302, 301, 150, 4, 0.95, 0.02))
+    assert resolve_overlaps(twins, 0.5).tolist() == [1]
+
+
+def test_a_pip_read_surely_does_not_replace_the_die_read_with_doubt():
+    # ring pips look like the face of a "1": a pip read surely inside a 3 read with doubt
+    c = _spots((300, 300, 200, 3, 0.6, 0.2), (250, 250, 50, 1, 0.98, 0.01))
+    assert resolve_overlaps(c, 0.5).tolist() == [0]
+    # the same spot at half the die's size is not a pip but a die of a cluster seen as one
+    c = _spots((300, 300, 200, 3, 0.6, 0.2), (260, 260, 100, 1, 0.98, 0.01))
+    assert resolve_overlaps(c, 0.5).tolist() == [1]
+
+
+def test_both_finder_looks_are_read():
+    # dice of about 90 px in a 640x480 frame are seen by both looks (45 and 18 finder px)
+    reader = DiceReader(settings=ReaderSettings(rescale=False))
+    first = DiceReader(settings=ReaderSettings(rescale=False, coarse_look=0.0))
+    image = render_scene(900_307, 640, 480, n_dice=3, die_px=(85.0, 95.0)).image
+    both, alone = reader.find_all(image)[0], first.find_all(image)[0]
+    assert len(both) > len(alone) >= 3
+    assert np.array_equal(both[: len(alone)], alone)
+    assert len(reader.read(image)) == 3
+
+
+def test_a_die_read_surely_by_the_first_look_is_not_read_again_from_the_coarse_one(monkeypatch):
+    reader = DiceReader(settings=ReaderSettings(rescale=False, face_views=1))
+    image = render_scene(900_307, 640, 480, n_dice=3, die_px=(85.0, 95.0)).image
+    spots = len(reader.find_all(image)[0])
+    read = []
+    classify = reader.classify
+    monkeypatch.setattr(reader, "classify", lambda im, c, s: read.append(len(c)) or classify(im, c, s))
+    cand = reader.candidates(image)
+    assert sum(read) == len(cand) < spots  # the coarse look's spots of the dice read surely: not read
+    sure = cand.probs[:, 1:7].max(1) >= reader.settings.look_again_below
+    assert sure.sum() >= 3
+    assert len(reader.decide(cand, 640, 480)) == 3
 
 
 def test_unsure_threshold_flags_and_never_drops():
@@ -161,14 +249,15 @@ def test_only_dice_read_with_doubt_are_looked_at_again():
     assert np.allclose(probs.sum(1), 1.0, atol=1e-4)
 
 
-def test_second_opinion_is_asked_only_about_doubtful_dice():
+def test_second_opinion_is_asked_only_about_doubtful_dice(tmp_path):
+    _with_second_reader(tmp_path)
     image = render_scene(900_301, n_dice=8).image
-    alone = DiceReader(settings=ReaderSettings(face_views=1, second_opinion=False))
+    alone = DiceReader(tmp_path, ReaderSettings(face_views=1, second_opinion=False))
     centres, sizes, _ = alone.find(image)
     first = alone.classify(image, centres, sizes)
     tops = np.sort(first.max(1))
     cut = float((tops[0] + tops[-1]) / 2)
-    asked = DiceReader(settings=ReaderSettings(face_views=1, look_again_below=cut))
+    asked = DiceReader(tmp_path, ReaderSettings(face_views=1, look_again_below=cut))
     probs = asked.classify(image, centres, sizes)
     doubtful = first.max(1) < cut
     assert doubtful.any() and not doubtful.all()
@@ -180,8 +269,7 @@ def test_second_opinion_is_asked_only_about_doubtful_dice():
 @pytest.mark.parametrize("views", [1, 4])
 @pytest.mark.parametrize("scales", [(), (1.0,)])
 def test_a_second_opinion_that_always_agrees_changes_nothing(tmp_path, views, scales):
-    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
-    shutil.copy(MODELS_DIR / FACE_FILE, tmp_path / SECOND_FACE_FILE)
+    _with_second_reader(tmp_path)
     image = render_scene(900_303, n_dice=8).image
     settings = ReaderSettings(face_views=views, look_again_below=1.01, second_opinion_scales=scales)
     twin = DiceReader(tmp_path, settings)
@@ -191,8 +279,7 @@ def test_a_second_opinion_that_always_agrees_changes_nothing(tmp_path, views, sc
 
 
 def test_the_second_opinion_also_sees_doubtful_dice_cut_tighter_and_looser(tmp_path):
-    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
-    shutil.copy(MODELS_DIR / FACE_FILE, tmp_path / SECOND_FACE_FILE)
+    _with_second_reader(tmp_path)
     image = render_scene(900_301, n_dice=8).image
     probe = DiceReader(tmp_path, ReaderSettings(face_views=1, second_opinion=False))
     centres, sizes, _ = probe.find(image)
@@ -213,8 +300,12 @@ def test_face_readers_read_as_the_default_opencv_engine_would():
     reader = DiceReader(settings=ReaderSettings(face_views=1, second_opinion=False))
     image = render_scene(900_305, n_dice=6).image
     centres, sizes, _ = reader.find(image)
-    crops = np.stack([normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
-                      for c, s in zip(centres, sizes)])
+    crops = np.stack(
+        [
+            normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
+            for c, s in zip(centres, sizes, strict=True)
+        ]
+    )
     plain = cv2.dnn.readNetFromONNX(str(MODELS_DIR / FACE_FILE))
     plain.setInput(crops)
     logits = plain.forward().reshape(len(crops), -1)
@@ -225,12 +316,14 @@ def test_face_readers_read_as_the_default_opencv_engine_would():
 
 
 def test_models_without_a_second_face_reader_read_alone(tmp_path):
-    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
+    _with_second_reader(tmp_path)
     image = render_scene(900_304, n_dice=8).image
     settings = ReaderSettings(look_again_below=1.01)
-    shipped = DiceReader(settings=replace(settings, second_opinion=False)).read(image).to_json()
-    assert DiceReader(tmp_path, settings).read(image).to_json() == shipped
-    assert DiceReader(settings=settings).read(image).to_json() != shipped
+    with_second = DiceReader(tmp_path, settings)
+    alone = DiceReader(tmp_path, replace(settings, second_opinion=False)).read(image).to_json()
+    assert with_second.read(image).to_json() != alone  # the second reader sees other crops
+    (tmp_path / SECOND_FACE_FILE).unlink()
+    assert DiceReader(tmp_path, settings).read(image).to_json() == alone
 
 
 def test_missing_model_is_a_clear_error(tmp_path):
@@ -250,6 +343,12 @@ def _copy_models(folder: Path, *names: str) -> None:
         shutil.copy(MODELS_DIR / name, folder / name)
 
 
+def _with_second_reader(folder: Path) -> None:
+    """The shipped models, with the first face reader also as a second one."""
+    _copy_models(folder, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
+    shutil.copy(MODELS_DIR / FACE_FILE, folder / SECOND_FACE_FILE)
+
+
 def test_face_reader_made_for_other_crops_is_refused(tmp_path):
     _copy_models(tmp_path, FINDER_FILE, FACE_FILE)
     (tmp_path / FACE_SPEC_FILE).write_text('{"crop_px": 32, "crop_context": 1.3}')
@@ -264,7 +363,7 @@ def test_face_reader_made_for_other_crops_is_refused(tmp_path):
 
 @pytest.mark.parametrize("swapped", [FINDER_FILE, FACE_FILE, SECOND_FACE_FILE])
 def test_a_network_in_the_wrong_place_is_refused(tmp_path, swapped):
-    _copy_models(tmp_path, FINDER_FILE, FACE_FILE, SECOND_FACE_FILE, FACE_SPEC_FILE)
+    _with_second_reader(tmp_path)
     other = FACE_FILE if swapped == FINDER_FILE else FINDER_FILE
     shutil.copy(MODELS_DIR / other, tmp_path / swapped)
     with pytest.raises(VisionError, match=f"{swapped} is not a dice"):

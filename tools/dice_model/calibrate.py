@@ -2,10 +2,13 @@
 
     python tools/dice_model/calibrate.py --dataset DIR [DIR ...] RUN [RUN ...] [--write MODELS]
 
-Each RUN folder holds ``predictions.jsonl`` from ``train.py --holdout-source S [--folds K
---fold I]``: the candidates (raw face-reader probabilities) of photos its networks never
-saw, each marked ``unseen`` (its whole source was left out) or ``fold`` (a held-out fold
-of a source seen in training).
+Each RUN folder holds the networks and ``predictions.jsonl`` from ``train.py
+--holdout-source S [--folds K --fold I]``: which photos its networks never saw, each
+marked ``unseen`` (its whole source was left out) or ``fold`` (a held-out fold of a source
+seen in training). Each of those photos is read again here with the run's networks by
+this Purser's reader (``DiceReader.candidates``, then ``decide_dice`` as ``read`` does),
+so the figures are those of the reader as it is now, not of the one that wrote the file
+(the candidates stored there are only compared, and a difference is reported).
 
 Calibration is a temperature on the face reader's log-probabilities (fit by likelihood on
 the dice read right or wrong) and the unsure threshold: the lowest at which, on every
@@ -28,6 +31,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -47,6 +51,7 @@ from companion.vision.reader import (
     CALIBRATION_FILE,
     Calibration,
     Candidates,
+    DiceReader,
     ReaderSettings,
     decide_dice,
     resolve_overlaps,
@@ -66,27 +71,42 @@ class Held:
     height: int
 
 
-def load_runs(folders: list[Path], labels: dict[str, LabelledImage]) -> list[Held]:
-    """Every held-out reading in the runs' ``predictions.jsonl``."""
-    out = []
+def load_runs(folders: list[Path], labels: dict[str, LabelledImage], images: dict[str, Path]) -> list[Held]:
+    """Every held-out photo of the runs' ``predictions.jsonl``, read again with the run's
+    networks (``images``: file name -> path)."""
+    out, stale = [], 0
     for folder in folders:
+        reader = DiceReader(folder)
         for line in (folder / "predictions.jsonl").read_text().splitlines():
             rec = json.loads(line)
-            c = rec["candidates"]
-            probs = np.array(c["probs"], np.float32)
-            cand = Candidates(
-                np.array(c["centres"], np.float32).reshape(-1, 2),
-                np.array(c["sizes"], np.float32).reshape(-1, 2),
-                np.array(c["scores"], np.float32),
-                probs.reshape(len(c["scores"]), -1) if len(c["scores"]) else np.zeros((0, 8), np.float32),
-                float(c["scale"]),
-            )
             if rec["image"] not in labels:
                 raise SystemExit(f"{folder}: {rec['image']} is in none of the datasets given")
+            frame = cv2.imread(str(images[rec["image"]]), cv2.IMREAD_COLOR)
+            if frame is None:
+                raise SystemExit(f"{images[rec['image']]} could not be read as a picture")
+            cand = reader.candidates(frame)
+            stale += not _same(cand, rec["candidates"])
             out.append(
-                Held(rec["image"], rec["source"], rec["held"], folder.name, cand, int(rec["width"]), int(rec["height"]))
+                Held(rec["image"], rec["source"], rec["held"], folder.name, cand, frame.shape[1], frame.shape[0])
             )
+    if stale:
+        print(
+            f"note: {stale} of {len(out)} photos now give other candidates than their predictions.jsonl "
+            "(written by an older reader); the figures below are the reader's as it is now",
+            file=sys.stderr,
+        )
     return out
+
+
+def _same(cand: Candidates, stored: dict[str, list]) -> bool:
+    """Whether fresh candidates are those stored (to the precision they were written with)."""
+    if len(stored["scores"]) != len(cand) or abs(float(stored["scale"]) - cand.scale) > 1e-6:
+        return False
+    if not len(cand):
+        return True
+    centres = np.array(stored["centres"], np.float32).reshape(-1, 2)
+    probs = np.array(stored["probs"], np.float32).reshape(len(cand), -1)
+    return bool(np.allclose(centres, cand.centres, atol=0.02) and np.allclose(probs, cand.probs, atol=1e-4))
 
 
 def read(h: Held, settings: ReaderSettings, cal: Calibration) -> list[Reading]:
@@ -186,9 +206,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("runs", type=Path, nargs="+")
     args = ap.parse_args(argv)
-    labels = {Path(lab.image).name: lab for d in args.dataset for lab in load_labels(d)}
+    cv2.setNumThreads(1)
+    found = [(d, lab) for d in args.dataset for lab in load_labels(d)]
+    labels = {Path(lab.image).name: lab for _, lab in found}
+    images = {Path(lab.image).name: d / lab.image for d, lab in found}
     settings = ReaderSettings()
-    helds = load_runs(args.runs, labels)
+    helds = load_runs(args.runs, labels, images)
     sources = sorted({h.source for h in helds})
     unseen = [h for h in helds if h.held == "unseen"]
     rows: dict[str, list[tuple[str, Scores]]] = {"unseen": [], "fold": []}
