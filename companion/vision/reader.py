@@ -59,6 +59,10 @@ CALIBRATION_FILE = "dice_calibration.json"
 DEFAULT_UNSURE_BELOW = 0.9
 #: Face reader class of a die whose top face cannot be read (8-class readers).
 UNREADABLE = 7
+#: The coarse look is skipped when the largest die the first look read surely is at most
+#: this many finder px: under 0.4 of the largest the first look finds (72), so a die 2.5
+#: times its size is still found by the first look.
+COARSE_NOT_NEEDED_BELOW_PX = 28.0
 #: A spot under this share of the size of a die it lies in is taken for one of its pips
 #: (a pip is about a fifth of a face, and the finder draws small spots generously; the
 #: dice of a cluster seen as one spot are about half its size).
@@ -252,7 +256,7 @@ class DiceReader:
         """:meth:`find` at ``scale`` and, with ``coarse_look``, at that scale times it too
         (large dice), one after the other, with the number of spots of the first look.
 
-        A die can be found by both looks: both spots are read (see :meth:`_read_spots`), and
+        A die can be found by both looks: both spots are read (see :meth:`_look`), and
         :func:`resolve_overlaps` keeps the one the face reader is surer of (the first look
         sizes dice larger than it was trained on badly, the coarse look small ones)."""
         base = finder_scale(*image.shape[:2]) if scale is None else scale
@@ -302,17 +306,14 @@ class DiceReader:
         probs[again] = np.concatenate(answers).reshape(-1, len(again), probs.shape[1]).mean(0)
         return probs
 
-    def _read_spots(
-        self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray, n_first: int
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The spots worth reading among those of both looks (the first ``n_first`` from the
-        first look) and their class probabilities (:meth:`classify`).
-
-        A coarse-look spot near a first-look spot of about its size is the same die; it is
-        read too, unless the first look's spot was read surely (a face probability of at
-        least ``look_again_below``): then it is dropped unread."""
+    def _coarse_worth_reading(
+        self, first: np.ndarray, centres: np.ndarray, sizes: np.ndarray, n_first: int
+    ) -> np.ndarray:
+        """Indices of the coarse-look spots (after the first ``n_first``) worth reading: a
+        spot near a first-look spot of about its size is the same die, and is dropped
+        unread when the first look's spot was read surely (a face probability of at least
+        ``look_again_below``)."""
         s = self.settings
-        first = self.classify(image, centres[:n_first], sizes[:n_first])
         coarse = np.arange(n_first, len(centres))
         sure = (first[:, 0] <= s.not_die_above) & (first[:, 1:7].max(1) >= s.look_again_below)
         if len(coarse) and sure.any():
@@ -320,8 +321,20 @@ class DiceReader:
             m2, m1 = sizes[coarse].mean(1)[:, None], sizes[:n_first].mean(1)[None, :]
             same = (d <= s.duplicate_within * np.maximum(m2, m1)) & (m1 >= 0.67 * m2) & (m1 <= 1.5 * m2)
             coarse = coarse[~(same & sure[None, :]).any(1)]
-        keep = np.concatenate([np.arange(n_first), coarse])
-        return keep, np.concatenate([first, self.classify(image, centres[coarse], sizes[coarse])])
+        return coarse
+
+    def _coarse_look_needed(self, first: np.ndarray, sizes: np.ndarray, scale: float) -> bool:
+        """Whether the first look leaves room for a die too large for it. Not when it read
+        a die surely whose face is not a one (a pip of a large die reads as a one) and the
+        largest die it read surely is at most COARSE_NOT_NEEDED_BELOW_PX: dice on one table
+        differ in size by less than the 2.5 times that leaves."""
+        s = self.settings
+        if s.coarse_look <= 0:
+            return False
+        sure = (first[:, 0] <= s.not_die_above) & (first[:, 1:7].max(1) >= s.look_again_below)
+        if not sure.any() or not (first[sure, 2:7].max(1) > first[sure, 1]).any():
+            return True
+        return float(sizes[sure].max()) * scale > COARSE_NOT_NEEDED_BELOW_PX
 
     def _face_probs(self, net: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:
         with self._lock:
@@ -383,9 +396,25 @@ class DiceReader:
 
     def _look(self, image: np.ndarray, scale: float | None) -> tuple[Candidates, Look]:
         used = finder_scale(*image.shape[:2]) if scale is None else scale
-        centres, sizes, scores, n_first = self._find_both(image, used)
-        keep, probs = self._read_spots(image, centres, sizes, n_first)
-        centres, sizes, scores = centres[keep], sizes[keep], scores[keep]
+        centres, sizes, scores = self.find(image, used)
+        n_first = len(centres)
+        probs = self.classify(image, centres, sizes)
+        f = self.settings.coarse_look
+        if (
+            f > 0
+            and max(image.shape[:2]) * used * f >= 2 * FINDER_STRIDE * 8
+            and self._coarse_look_needed(probs, sizes, used)
+        ):
+            c2, s2, sc2 = self.find(image, used * f)
+            centres, sizes, scores = (
+                np.concatenate([centres, c2]),
+                np.concatenate([sizes, s2]),
+                np.concatenate([scores, sc2]),
+            )
+            coarse = self._coarse_worth_reading(probs, centres, sizes, n_first)
+            probs = np.concatenate([probs, self.classify(image, centres[coarse], sizes[coarse])])
+            keep = np.concatenate([np.arange(n_first), coarse])
+            centres, sizes, scores = centres[keep], sizes[keep], scores[keep]
         cand = Candidates(centres, sizes, scores, probs, used)
         is_die = np.zeros(len(cand), bool)
         is_die[resolve_overlaps(cand, self.settings.not_die_above)] = True
@@ -591,17 +620,16 @@ def _load(path: Path, small_batches: bool = False) -> cv2.dnn.Net:
         raise VisionError(f"the dice model {path} could not be loaded: {exc}") from exc
 
 
-_default: DiceReader | None = None
+_default: list[DiceReader] = []  # the shared reader, once loaded
 _default_lock = threading.Lock()
 
 
 def default_reader() -> DiceReader:
     """The shared reader with the shipped models (loaded on first use)."""
-    global _default
     with _default_lock:
-        if _default is None:
-            _default = DiceReader()
-        return _default
+        if not _default:
+            _default.append(DiceReader())
+        return _default[0]
 
 
 def read_dice(

@@ -374,3 +374,33 @@ def test_labels_file_of_the_sample_photos_is_valid():
     for line in (DATA / "labels.jsonl").read_text().splitlines():
         rec = json.loads(line)
         assert (DATA / rec["image"]).is_file()
+
+
+class _CountingLooks(DiceReader):
+    """The shipped reader, noting the scale of every finder pass."""
+
+    def __init__(self) -> None:
+        super().__init__(settings=ReaderSettings(rescale=False))
+        self.scales: list[float | None] = []
+
+    def find(self, image, scale=None):
+        self.scales.append(scale)
+        return super().find(image, scale)
+
+
+@pytest.mark.parametrize(
+    "die_px, coarse_looks",
+    [
+        ((24.0, 34.0), 0),  # ordinary dice read surely: no die can be too large for the first look
+        ((130.0, 160.0), 1),  # dice beyond the first look's sizes: the coarse look is taken
+    ],
+)
+def test_the_coarse_look_is_taken_only_when_a_die_could_be_too_large_for_the_first(die_px, coarse_looks):
+    looks = []
+    for i in range(6):
+        reader = _CountingLooks()
+        reader.read(render_scene(900_700 + i, 640, 480, n_dice=5 if die_px[0] < 100 else 2, die_px=die_px).image)
+        looks.append(len(reader.scales) - 1)
+    assert sorted(looks)[len(looks) // 2] == coarse_looks  # the typical frame
+    if coarse_looks:
+        assert min(looks) == 1  # never skipped when the dice are that large
