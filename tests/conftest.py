@@ -15,11 +15,12 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="purser-kivy-"))
 import pytest
 from hypothesis import settings
 
-# On CI (CI=true) property tests draw the same examples every run, so a red run can be
-# reproduced; locally each run explores new ones.
-settings.register_profile("ci", derandomize=True, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# Property tests judge behaviour, not speed: no per-example deadline (a shared, loaded
+# machine makes one example slow now and then). On CI (CI=true) they draw the same examples
+# every run, so a red run can be reproduced; locally each run explores new ones.
+settings.register_profile("local", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "local")
 
 
 @pytest.hookimpl(hookwrapper=True)

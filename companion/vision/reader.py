@@ -84,8 +84,10 @@ class ReaderSettings:
     and drop the dice outside it;
     ``duplicate_within``: a weaker spot closer than this many die sizes to a stronger one
     is the same die. The face reader looks at every die once; a die whose likeliest class
-    has less than ``look_again_below`` is looked at again, turned by each further quarter
-    turn up to ``face_views`` in all (1-4); with ``second_opinion`` the second face reader
+    has less than ``look_again_below`` is looked at again (unless it is "not a die" with
+    ``look_again_not_die_below`` or more: a spot that sure it is no die costs a pile of
+    dice three more reads each), turned by each further quarter turn up to ``face_views``
+    in all (1-4); with ``second_opinion`` the second face reader
     (when the models folder has one) reads it in the same views, and again in crops cut
     ``second_opinion_scales`` times the finder's die size; all the answers are averaged.
     With ``rescale``, a frame whose dice come out smaller or larger than ``finder_band``
@@ -101,6 +103,7 @@ class ReaderSettings:
     auto_tray: bool = False
     face_views: int = 4
     look_again_below: float = 0.95
+    look_again_not_die_below: float = 0.8
     duplicate_within: float = 0.45
     second_opinion: bool = True
     second_opinion_scales: tuple[float, ...] = (0.87, 1.15)
@@ -282,7 +285,9 @@ class DiceReader:
         second = self._second if self.settings.second_opinion else None
         if views == 1 and second is None:
             return probs
-        again = np.flatnonzero(probs.max(1) < self.settings.look_again_below)
+        again = np.flatnonzero(
+            (probs.max(1) < self.settings.look_again_below) & (probs[:, 0] < self.settings.look_again_not_die_below)
+        )
         if len(again) == 0:
             return probs
         turned = [np.rot90(crops[again], k, axes=(2, 3)) for k in range(views)]
