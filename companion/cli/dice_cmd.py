@@ -62,7 +62,8 @@ def _add_reader_options(p: argparse.ArgumentParser) -> None:
         "--unsure-below",
         type=float,
         metavar="P",
-        help="flag dice read with less confidence than P (0-1) as unsure (default 0.9)",
+        help="flag dice read with less confidence than P (0-1) as unsure "
+        "(default: the threshold calibrated with the models on photos they never saw)",
     )
 
 
