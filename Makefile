@@ -6,13 +6,19 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PURSER_APP_ARGS ?=
 
-.PHONY: run test setup-run setup-test screenshots bench firmware clean
+.PHONY: run test lint setup-run setup-test screenshots bench firmware clean
 
 run: setup-run
 	$(BIN)/purser app $(PURSER_APP_ARGS)
 
-test: setup-test
+test: setup-test lint
 	PURSER_NO_SKIP=1 $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# Style, formatting and types of the whole tree (settings in pyproject.toml).
+lint: setup-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 setup-run:
 	PYTHON=$(PYTHON) tools/system-deps.sh run

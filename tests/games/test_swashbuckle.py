@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from companion.games import ConfigError, IllegalAction, find_game
+from tests.support.swashbuckle_plans import SOLO_WITHOUT_PIRACY
 
 SWASH = find_game("swashbuckle")
 
@@ -496,23 +497,7 @@ def _play_out(t, player, plan):
         t.turn(player, dice, box)
 
 
-SOLO_PLAN = [
-    ([1, 1, 1, 1, 2], "ones"),
-    ([2, 2, 2, 2, 1], "twos"),
-    ([3, 3, 3, 3, 1], "threes"),
-    ([4, 4, 4, 4, 1], "fours"),
-    ([5, 5, 5, 5, 1], "fives"),
-    ([6, 6, 6, 6, 1], "sixes"),
-    ([6, 6, 6, 1, 2], "three_alike"),
-    ([5, 5, 5, 5, 6], "four_alike"),
-    ([1, 1, 1, 1, 6], "aces_high"),
-    ([2, 2, 3, 3, 3], "full_boat"),
-    ([1, 2, 3, 4, 6], "succession_4"),
-    ([2, 3, 4, 5, 6], "succession_5"),
-    ([1, 1, 2, 2, 2], "pieces_of_8"),
-    ([6, 6, 5, 5, 4], "flotsam"),
-    ([4, 4, 4, 4, 4], "swashbuckle"),
-]
+SOLO_PLAN = SOLO_WITHOUT_PIRACY
 
 
 def test_a_solo_match_ends_after_sixteen_turns_with_every_tally():

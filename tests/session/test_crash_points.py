@@ -18,26 +18,10 @@ import pytest
 
 from companion.session import TableSession
 from companion.store import Store
+from tests.support.swashbuckle_plans import SOLO_417
 
 # A solo Swashbuckle match (16 turns) whose last score finishes it and earns a title.
-PLAN = [
-    ([1, 1, 1, 1, 2], "ones"),
-    ([2, 2, 2, 2, 1], "twos"),
-    ([3, 3, 3, 3, 1], "threes"),
-    ([4, 4, 4, 4, 1], "fours"),
-    ([5, 5, 5, 5, 1], "fives"),
-    ([6, 6, 6, 6, 1], "sixes"),
-    ([6, 6, 6, 1, 2], "three_alike"),
-    ([5, 5, 5, 5, 6], "four_alike"),
-    ([1, 1, 1, 1, 6], "aces_high"),
-    ([2, 2, 3, 3, 3], "full_boat"),
-    ([1, 2, 3, 4, 6], "succession_4"),
-    ([2, 3, 4, 5, 6], "succession_5"),
-    ([1, 1, 2, 2, 2], "pieces_of_8"),
-    ([6, 6, 5, 5, 4], "flotsam"),
-    ([4, 4, 4, 4, 4], "swashbuckle"),
-    ([1, 2, 3, 5, 6], "piracy"),
-]
+PLAN = SOLO_417
 LAST = {"type": "score", "player": "Ana", "box": "piracy"}
 
 

@@ -6,26 +6,10 @@ from companion.games import find_game
 from companion.session.table import TableSession
 from companion.session.titles import refresh_titles, seating_rules
 from companion.store import Store
+from tests.support.swashbuckle_plans import SOLO_417
 
 # 16 solo turns: (dice, box). All five-dice boxes score; the total is fixed by the plan.
-HIGH = [
-    ([1, 1, 1, 1, 2], "ones"),
-    ([2, 2, 2, 2, 1], "twos"),
-    ([3, 3, 3, 3, 1], "threes"),
-    ([4, 4, 4, 4, 1], "fours"),
-    ([5, 5, 5, 5, 1], "fives"),
-    ([6, 6, 6, 6, 1], "sixes"),
-    ([6, 6, 6, 1, 2], "three_alike"),
-    ([5, 5, 5, 5, 6], "four_alike"),
-    ([1, 1, 1, 1, 6], "aces_high"),
-    ([2, 2, 3, 3, 3], "full_boat"),
-    ([1, 2, 3, 4, 6], "succession_4"),
-    ([2, 3, 4, 5, 6], "succession_5"),
-    ([1, 1, 2, 2, 2], "pieces_of_8"),
-    ([6, 6, 5, 5, 4], "flotsam"),
-    ([4, 4, 4, 4, 4], "swashbuckle"),
-    ([1, 2, 3, 5, 6], "piracy"),
-]  # 84 + 45 + 21+26+40+25+30+40+30+26+50 + 0 (scuttled Piracy) = 417, no Smooth sailing
+HIGH = SOLO_417
 
 
 def play_solo(store, name, plan, **rules):
