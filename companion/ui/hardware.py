@@ -339,6 +339,8 @@ class HardwareService(EventDispatcher):
         """(Re)open the scale in the background; the state says how it went."""
         self.scale_state = "opening"
         self.scale_message = f"Looking for the scale at {self.scale_url}..."
+        self.grams = None  # the last balance's reading is not this one's
+        self.stable = False
         self._scale_worker.submit(self._open_scale_job, self._scale_opened, self._scale_failed)
 
     def _open_scale_job(self, hw: Hardware) -> dict[str, Any]:

@@ -223,3 +223,14 @@ def test_the_live_reading_never_shows_minus_zero(app, balance):
     assert min(readings) > -0.1  # the pan is empty: it reads round zero, below it as often as above
     assert seen and "-0.0 g" not in seen
     assert set(seen) <= {"0.0 g", "-0.1 g", "0.1 g", "waiting..."}, set(seen)
+
+
+def test_a_reopened_balance_shows_its_own_reading_not_the_last_ones(app, balance):
+    screen = app.go("hardware")
+    kd.tap_key(screen, "tare")
+    kd.wait_until(lambda: screen.weigh_text.startswith("Tared"), 30, "the tare")
+    kd.wait_until(lambda: app.hardware.grams is not None and abs(app.hardware.grams) < 0.2, 30, "a zero reading")
+    app.hardware.open_scale()  # the simulator comes back untared, with its 25 g
+    assert app.hardware.grams is None and not app.hardware.stable
+    kd.wait_until(lambda: app.hardware.grams is not None, 30, "the reopened balance's reading")
+    assert app.hardware.grams == pytest.approx(25.0, abs=0.2)
