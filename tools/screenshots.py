@@ -222,24 +222,12 @@ def _make(app: Any, name: str) -> None:
         raise SystemExit(f"no such screen: {name}")
 
 
-SCREENS = (
-    "home",
-    "newgame",
-    "players",
-    "past",
-    "settings",
-    "hardware",
-    "calibrate",
-    "generic",
-    "seven",
-    "swashbuckle",
-    "fixdice",
-    "scallywagger",
-    "seize",
-    "weighoff",
-    "guilded",
-    "over",
-)
+def screen_names() -> list[str]:
+    """Every screen of the app (but the error screen), and a camera roll being fixed."""
+    from companion.ui.app import SCREENS
+
+    return [n for n in SCREENS if n != "problem"] + ["fixdice"]
+
 
 #: Guilded Treasures into Ben's second turn: mercenaries on both sides, statuses, loot spent.
 GUILDED_TURNS = (
@@ -305,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots")
     parser.add_argument("--only", default="", help="comma-separated screen names")
     args = parser.parse_args(argv)
-    names = [n for n in args.only.split(",") if n] or list(SCREENS)
+    names = [n for n in args.only.split(",") if n] or screen_names()
 
     from kivy.base import EventLoop
 

@@ -10,14 +10,11 @@ Each change here is one database transaction together with the titles it implies
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.store import PlayerRecord, Store
-
-log = logging.getLogger(__name__)
+from companion.store import PlayerRecord, Store, aliases_of
 
 
 @dataclass
@@ -40,8 +37,7 @@ class PlayerStats:
     @property
     def aliases(self) -> list[str]:
         """Other names this player had (renamed from, merged in), oldest first."""
-        found = self.profile.get("aliases")
-        return [a for a in found if isinstance(a, str)] if isinstance(found, list) else []
+        return aliases_of(self.profile)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,7 +63,7 @@ def player_stats(store: Store) -> list[PlayerStats]:
         if record.damaged:
             continue  # reported when that game is opened; the others still count
         winners = set((record.result or {}).get("winners", [])) if record.finished else set()
-        for seat, name in zip(record.players, record.profiles or record.players, strict=False):
+        for seat, name in zip(record.players, record.profiles, strict=True):
             s = stats.setdefault(name, PlayerStats(name))
             s.played += 1
             s.by_game[record.game] += 1
@@ -89,7 +85,7 @@ def merge_candidates(store: Store, name: str) -> list[str]:
     me = store.player(name)
     together: set[str] = set()
     for record in store.sessions():
-        profiles = record.profiles or record.players
+        profiles = record.profiles
         if me.name in profiles:
             together.update(profiles)
     return [p.name for p in store.players() if p.id != me.id and p.name not in together]

@@ -31,11 +31,12 @@ from companion.session.moves import check_action
 from companion.session.replay import replay
 from companion.session.titles import refresh_titles, seating_rules
 from companion.store import GENESIS, AlreadyStored, GameDamaged, StaleWrite, Store
+from companion.store.db import MAX_INT
 
 log = logging.getLogger(__name__)
 
-#: Seeds are stored as 64-bit integers; Purser draws them from 0 to 2**31.
-MAX_SEED = 2**63 - 1
+#: Seeds are stored as 64-bit integers.
+MAX_SEED = MAX_INT
 
 __all__ = ["EXPORT_FORMAT", "EXPORT_VERSION", "HistoryEntry", "NothingToUndo", "SessionDamaged", "TableSession"]
 
@@ -113,7 +114,7 @@ class TableSession:
         self.config: dict[str, Any] = record.config
         self.players: tuple[str, ...] = record.players
         #: the names, now, of the profiles the seats count for (a renamed player's new name)
-        self.profiles: tuple[str, ...] = record.profiles or record.players
+        self.profiles: tuple[str, ...] = record.profiles
         self.seed = record.seed
         self.created = record.created
         self.hardware: dict[str, Any] = record.hardware
@@ -309,9 +310,8 @@ class TableSession:
             StoreError: the database cannot be read (damaged, gone, unreadable).
         """
         try:
-            self.store.check_head(self.id, self.head)
+            self._check_current()
         except StaleWrite as exc:
-            self.reload()
             return exc.change or "it changed"
         return None
 

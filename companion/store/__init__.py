@@ -1,6 +1,6 @@
 """SQLite persistence (embedded, one file per profile). Nothing else touches SQL."""
 
-from companion.store.db import JournalEntry, PlayerRecord, SessionRecord, Store, has_games_message
+from companion.store.db import JournalEntry, PlayerRecord, SessionRecord, Store, aliases_of, has_games_message
 from companion.store.errors import (
     AlreadyStored,
     BadName,
@@ -54,6 +54,7 @@ __all__ = [
     "StoreRefused",
     "StoreTooNew",
     "StoreUsage",
+    "aliases_of",
     "check_name",
     "data_dir",
     "default_db_path",

@@ -581,7 +581,7 @@ class Store:
                 )
             profile = {**drop_profile, **keep_profile}
             profile.pop(ALIASES, None)
-            aliases = [*_aliases(keep_profile), drop_name, *_aliases(drop_profile)]
+            aliases = [*aliases_of(keep_profile), drop_name, *aliases_of(drop_profile)]
             profile = _with_aliases(profile, aliases, keep_name)
             conn.execute("UPDATE seats SET player_id = ? WHERE player_id = ?", (keep, drop))
             conn.execute("UPDATE players SET profile = ? WHERE id = ?", (canonical(profile), keep))
@@ -833,8 +833,8 @@ class Store:
 
     # -- the journal: writes that name the head they saw -------------------------------------
 
-    def _head(self, conn: sqlite3.Connection, session_id: int) -> tuple[int, str, int]:
-        """(cursor, head hash, journal length) as stored now."""
+    def _head(self, conn: sqlite3.Connection, session_id: int) -> tuple[int, str]:
+        """(cursor, head hash) as stored now."""
         row = conn.execute("SELECT cursor FROM sessions WHERE id = ?", (session_id,)).fetchone()
         if row is None:
             raise NotFound(f"there is no game session {session_id} in {self.path}")
@@ -843,11 +843,11 @@ class Store:
         if not isinstance(cursor, int) or not 0 <= cursor <= count:
             raise self.damaged(session_id, f"it stands at action {cursor} but its journal holds {count}")
         if cursor == 0:
-            return 0, GENESIS, count
+            return 0, GENESIS
         head = conn.execute(
             "SELECT hash FROM actions WHERE session_id = ? AND seq = ?", (session_id, cursor)
         ).fetchone()
-        return cursor, str(head[0] if head else ""), count
+        return cursor, str(head[0] if head else "")
 
     def _stale(self, conn: sqlite3.Connection, session_id: int, seen: str, cursor: int) -> StaleWrite:
         """What changed since a writer saw head ``seen``, as the error to raise."""
@@ -896,7 +896,7 @@ class Store:
             StaleWrite: it moved on; the message says how.
         """
         try:
-            cursor, now_head, _ = self._head(self._conn, session_id)
+            cursor, now_head = self._head(self._conn, session_id)
             if now_head != head:
                 raise self._stale(self._conn, session_id, head, cursor)
         except sqlite3.Error as exc:
@@ -913,7 +913,7 @@ class Store:
         """
         text = _stored_text(action)
         with self.transaction() as conn:
-            cursor, now_head, _ = self._head(conn, session_id)
+            cursor, now_head = self._head(conn, session_id)
             if now_head != head:
                 raise self._stale(conn, session_id, head, cursor)
             digest = chain(head, action)
@@ -934,7 +934,7 @@ class Store:
             StaleWrite: the game no longer stands at ``head``, or no entry has hash ``target``.
         """
         with self.transaction() as conn:
-            cursor, now_head, _ = self._head(conn, session_id)
+            cursor, now_head = self._head(conn, session_id)
             if now_head != head:
                 raise self._stale(conn, session_id, head, cursor)
             if target == GENESIS:
@@ -985,7 +985,8 @@ def _quoted(name: str) -> str:
     return repr(text if len(text) <= 40 else text[:37] + "...")
 
 
-def _aliases(profile: Mapping[str, Any]) -> list[str]:
+def aliases_of(profile: Mapping[str, Any]) -> list[str]:
+    """The other names a player had (renamed from, merged in), oldest first, from their profile."""
     found = profile.get(ALIASES)
     return [a for a in found if isinstance(a, str)] if isinstance(found, list) else []
 
@@ -994,7 +995,7 @@ def _with_aliases(profile: Mapping[str, Any], new: Sequence[str], name: str) -> 
     """``profile`` with ``new`` added to its aliases (no repeats, never its own ``name``)."""
     seen = {name.casefold()}
     aliases = []
-    for alias in [*_aliases(profile), *new]:
+    for alias in [*aliases_of(profile), *new]:
         if alias.casefold() not in seen:
             seen.add(alias.casefold())
             aliases.append(alias)
