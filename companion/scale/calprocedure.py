@@ -386,8 +386,9 @@ def masses_from_text(text: str) -> tuple[float, ...]:
     return tuple(m for m, _ in masses_with_tolerances(text))
 
 
-def masses_with_tolerances(text: str) -> list[tuple[float, float | None]]:
+def masses_with_tolerances(text: str, what: str = "--masses") -> list[tuple[float, float | None]]:
     """Parse ``"100,200+-0.01,500"``: each mass in grams with its tolerance (None: not given).
+    ``what`` names the list in the refusal ("--check", "the fit masses").
 
     Raises:
         BadPlan: not a list of numbers of grams.
@@ -402,7 +403,7 @@ def masses_with_tolerances(text: str) -> list[tuple[float, float | None]]:
             tol = float(tol_text) if sep else None
         except ValueError as exc:
             raise BadPlan(
-                f"--masses must be grams separated by commas, like 100,200,500 (or 100+-0.005 with a tolerance), "
+                f"{what} must be grams separated by commas, like 100,200,500 (or 100+-0.005 with a tolerance), "
                 f"not {text!r}"
             ) from exc
         if not math.isfinite(mass) or (tol is not None and not (math.isfinite(tol) and tol >= 0)):

@@ -131,14 +131,8 @@ class CalibrateScreen(Screen):
         from companion.scale.calibration import BadPlan
         from companion.scale.calprocedure import Plan, masses_with_tolerances
 
-        try:
-            fit = masses_with_tolerances(self.ids.masses.text)
-        except BadPlan as exc:
-            raise BadPlan(str(exc).replace("--masses must be", "the fit masses must be")) from exc
-        try:
-            checks = masses_with_tolerances(self.ids.checks.text)
-        except BadPlan as exc:
-            raise BadPlan(str(exc).replace("--masses must be", "the check masses must be")) from exc
+        fit = masses_with_tolerances(self.ids.masses.text, "the fit masses")
+        checks = masses_with_tolerances(self.ids.checks.text, "the check masses")
         try:
             repeats = int(self.ids.repeats.text or 2)
         except ValueError as exc:
