@@ -352,7 +352,7 @@ def _plan(args: argparse.Namespace, scale: Any) -> Any:
     from companion.scale.calprocedure import Plan, masses_with_tolerances
 
     fit = masses_with_tolerances(args.masses)
-    checks = masses_with_tolerances(args.check)
+    checks = masses_with_tolerances(args.check, "--check")
     current = scale.calibration(args.channel)
     simulated = getattr(scale, "simulated", False) and hasattr(scale, "place")
     mass_class = args.mass_class or ("exact" if simulated else "M3")
@@ -380,7 +380,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from companion.scale.profile import profile_dir, profile_path, save_profile
 
     masses_with_tolerances(args.masses)  # a bad list is refused before the balance is opened
-    masses_with_tolerances(args.check)
+    masses_with_tolerances(args.check, "--check")
     with _open(args.url) as scale:
         if not hasattr(scale, "fresh_samples"):
             raise ScaleError("this kind of balance cannot be calibrated by Purser")

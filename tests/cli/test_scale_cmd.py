@@ -289,6 +289,13 @@ def test_calibrate_refuses_bad_masses_as_a_usage_error(capsys, masses, message):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("flag", ["--masses", "--check"])
+def test_a_bad_mass_list_is_named_by_its_flag(capsys, flag):
+    args = {"--masses": "100,200", "--check": "20"} | {flag: "abc"}
+    assert main(["calibrate", "scale", SIM, *(x for kv in args.items() for x in kv), "--yes"]) == 2
+    assert capsys.readouterr().err.startswith(f"purser: {flag} must be grams separated by commas")
+
+
 def test_calibrate_refuses_an_unknown_mass_class(capsys):
     assert main(["calibrate", "scale", SIM, "--masses", "100", "--mass-class", "gold", "--yes"]) == 2
     assert "mass class 'gold'" in capsys.readouterr().err
