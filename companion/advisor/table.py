@@ -13,6 +13,7 @@ of a point (uint16 when they fit), and loading spreads them back over every stat
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -123,10 +124,16 @@ def cache_dir() -> Path:
     return data_dir() / "advisor"
 
 
+@functools.lru_cache(maxsize=16)
+def table_name(sheet: Sheet) -> str:
+    """The name of ``sheet``'s table: its game and the key of its model (its settings
+    included). Kept per sheet: building the model takes tens of milliseconds."""
+    return f"{sheet.name}-{build_model(sheet).key()}"
+
+
 def table_path(sheet: Sheet, directory: Path | None = None) -> Path:
     """The cache file of ``sheet``'s table (it may not exist yet)."""
-    model = build_model(sheet)
-    return (directory or cache_dir()) / f"{sheet.name}-{model.key()}.npz"
+    return (directory or cache_dir()) / f"{table_name(sheet)}.npz"
 
 
 def _pack(values: np.ndarray, kept: np.ndarray) -> np.ndarray:

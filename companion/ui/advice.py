@@ -60,9 +60,9 @@ class AdviceService(EventDispatcher):
     @staticmethod
     def key(sheet: Any) -> str:
         """The table's name for ``sheet`` (its settings included)."""
-        from companion.advisor.model import build_model
+        from companion.advisor.table import table_name
 
-        return f"{sheet.name}-{build_model(sheet).key()}"
+        return table_name(sheet)
 
     def advisor(self, sheet: Any) -> Any:
         """The ready advisor of ``sheet``, or None (then :meth:`prepare` it)."""

@@ -146,7 +146,7 @@ class PlayersScreen(Screen):
         total = page.total
         self.page_title = (
             f"{self.chosen}: {total.played} played, {total.wins} won of {total.finished} finished"
-            f" ({percent(total.wins / total.finished if total.finished else None)})"
+            f" ({percent(total.win_rate)})"
         )
         rows = [
             [game_title(g), str(r.played), str(r.wins), percent(r.win_rate), number(r.best), number(r.average)]
