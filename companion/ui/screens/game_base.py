@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,6 +29,9 @@ class GameScreen(Screen):
     #: Whether this screen wants the live scale / camera while it shows.
     uses_scale = BooleanProperty(False)
     uses_camera = BooleanProperty(False)
+    #: An action typed by hand, as refusals show it: short, and whole.
+    TYPED_HINT = '{"type": "..."}'
+    TYPED_EXAMPLE = '{"type": "..."}'
 
     def __init__(self, **kwargs: Any) -> None:
         self._bound: Any = None
@@ -84,6 +88,20 @@ class GameScreen(Screen):
 
     def refresh(self) -> None:
         """Redraw from ``self.controller`` (summary, legal actions, history)."""
+
+    def send_typed(self) -> None:
+        """Send the JSON action typed in the ``typed`` field (as ``purser play`` takes it)."""
+        field = self.ids.typed
+        try:
+            action = json.loads(field.text)
+        except json.JSONDecodeError as exc:
+            self.controller.say(f"That is not a JSON action ({exc.msg}); for example {self.TYPED_HINT}", "error")
+            return
+        if not isinstance(action, dict):
+            self.controller.say(f"An action is a JSON object such as {self.TYPED_EXAMPLE}", "error")
+            return
+        if self.act(action):
+            field.text = ""
 
     def act(self, action: Mapping[str, Any]) -> bool:
         """Send ``action``; True when it was accepted at once."""

@@ -7,8 +7,6 @@ enumerate (typed grams, dice) can be typed as JSON, the way ``purser play`` take
 
 from __future__ import annotations
 
-import json
-
 from kivy.metrics import dp
 from kivy.properties import ListProperty, StringProperty
 
@@ -81,20 +79,6 @@ class GenericGameScreen(GameScreen):
             if legal
             else ("The game is over." if c.summary.over else "Nothing to choose here: use the typed action below.")
         )
-
-    def send_typed(self) -> None:
-        """Send the JSON action typed in the field."""
-        field = self.ids.typed
-        try:
-            action = json.loads(field.text)
-        except json.JSONDecodeError as exc:
-            self.controller.say(f'That is not a JSON action ({exc.msg}); for example {{"type": "..."}}', "error")
-            return
-        if not isinstance(action, dict):
-            self.controller.say('An action is a JSON object such as {"type": "..."}', "error")
-            return
-        if self.act(action):
-            field.text = ""
 
     def example(self) -> str:
         """The engine's example actions, shown under the typed field."""

@@ -10,7 +10,6 @@ The grouping rules and form fields are in :mod:`.guilded_actions`; presentation 
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +41,9 @@ from companion.ui.words import action_label, key_text
 class ActionsPanel:
     """The right-hand side of the Guilded screen (a mixin of the screen: it uses the screen's
     ``act`` and the battlefield's ``_fill_field``)."""
+
+    TYPED_HINT = '{"type": "heal", ...}'
+    TYPED_EXAMPLE = '{"type": "heal", "target": "m1", "amount": 2}'
 
     controller: Any
     ids: Any
@@ -397,19 +399,3 @@ class ActionsPanel:
         """Close the form without sending anything."""
         self.form_action = None
         self._fill_actions()
-
-    def send_typed(self) -> None:
-        """Send the JSON action typed in the field (as ``purser play`` takes it)."""
-        field = self.ids.typed
-        try:
-            action = json.loads(field.text)
-        except json.JSONDecodeError as exc:
-            self.controller.say(f'That is not a JSON action ({exc.msg}); for example {{"type": "heal", ...}}', "error")
-            return
-        if not isinstance(action, dict):
-            self.controller.say(
-                'An action is a JSON object such as {"type": "heal", "target": "m1", "amount": 2}', "error"
-            )
-            return
-        if self.act(action):
-            field.text = ""
