@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -166,7 +165,7 @@ def run_watch(args: argparse.Namespace) -> int:
         stream = scale.watch(notice_s=1.0) if hasattr(scale, "watch") else scale.readings(timeout=5.0)
         for item in stream:
             if isinstance(item, Waiting):
-                now = scale.now() if hasattr(scale, "now") else time.monotonic()
+                now = scale.now()
                 if said is None or said[0] != item.message or now - said[1] >= WAITING_REPEAT_S:
                     said = (item.message, now)
                     if args.json:
@@ -198,7 +197,7 @@ def run_watch(args: argparse.Namespace) -> int:
 def _other_pans(scale: Any, channel: int) -> list[str]:
     """What is wrong with the balance's other pans, for a note beside a weight (each pan is
     given up to a second to report)."""
-    status = scale.survey(1.0) if hasattr(scale, "survey") else scale.status()
+    status = scale.survey(1.0)
     return [p.message for p in getattr(status, "pans", ()) if p.channel != channel and p.message]
 
 

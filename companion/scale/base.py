@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -190,6 +191,15 @@ class Scale(abc.ABC):
     @abc.abstractmethod
     def status(self) -> ScaleStatus:
         """The balance's current condition."""
+
+    def survey(self, seconds: float = 1.0) -> ScaleStatus:
+        """The status once every pan has said how it is (waiting at most ``seconds``);
+        a backend that always knows answers at once."""
+        return self.status()
+
+    def now(self) -> float:
+        """The scale's clock (s): monotonic time unless the backend keeps its own."""
+        return time.monotonic()
 
     def info(self) -> dict[str, Any]:
         """What this balance is (backend, device id, channels, calibrations), JSON-ready."""

@@ -351,8 +351,8 @@ class HardwareService(EventDispatcher):
         self._scale = scale
         # every pan says how it is before the screens show it (a missing amplifier may
         # be reported only every 0.7 s)
-        status = scale.survey(1.0) if hasattr(scale, "survey") else scale.status()
-        info = dict(scale.info()) if hasattr(scale, "info") else {"url": getattr(scale, "url", "")}
+        status = scale.survey(1.0)
+        info = dict(scale.info())
         return {
             "info": info,
             "simulated": bool(getattr(scale, "simulated", False) or status.simulated),
