@@ -66,6 +66,9 @@ REAL_REPEAT = 6
 MAX_FALSE_SPOTS = 60
 #: Share of each face reader batch that is "not a die" crops (the rest: dice).
 NOT_A_DIE_SHARE = 0.45
+#: Share of face-reader crops turned grey before the other changes. Without it, a reader
+#: that learned only colour photos rejects most dice of a grey camera as "not a die".
+GREY_SHARE = 0.25
 
 
 # ------------------------------------------------------------------------- finder ---------
@@ -197,9 +200,15 @@ def finder_false_spots(
 
 
 def face_sample(
-    rng: np.random.Generator, img: np.ndarray, cx: float, cy: float, size: float, positive: bool
+    rng: np.random.Generator,
+    img: np.ndarray,
+    cx: float,
+    cy: float,
+    size: float,
+    positive: bool,
+    grey_share: float = GREY_SHARE,
 ) -> np.ndarray:
-    """One augmented face-reader crop (3, CROP_PX, CROP_PX)."""
+    """One augmented face-reader crop (3, CROP_PX, CROP_PX); ``grey_share`` of them grey."""
     shift = 0.12 if positive else 0.0
     cx += rng.uniform(-shift, shift) * size
     cy += rng.uniform(-shift, shift) * size
@@ -207,6 +216,11 @@ def face_sample(
     crop = cut_crop(img, cx, cy, size, angle_deg=float(rng.uniform(0, 360)))
     if rng.random() < 0.5:
         crop = crop[:, ::-1]
+    if grey_share > 0 and rng.random() < grey_share:
+        # a grey sensor weighs the channels its own way
+        w = rng.dirichlet((4.0, 6.0, 3.0)).astype(np.float32)
+        grey = np.clip(crop.astype(np.float32) @ w, 0, 255).astype(np.uint8)
+        crop = np.repeat(grey[..., None], 3, axis=2)
     crop = jpeg(rng, photometric(rng, crop))
     return normalise_crop(crop)
 
@@ -278,6 +292,7 @@ def train_faces(
     seed: int,
     real_repeat: int = REAL_REPEAT,
     stem: str = SHIPPED_STEM,
+    grey_share: float = GREY_SHARE,
 ) -> FaceReader:
     """Train the face reader for ``steps`` batches on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
@@ -301,7 +316,7 @@ def train_faces(
         xs, ys = [], []
         for i in idx:
             pi, cx, cy, s, v = items[i]
-            xs.append(face_sample(rng, pics[pi].image, cx, cy, s, v > 0))
+            xs.append(face_sample(rng, pics[pi].image, cx, cy, s, v > 0, grey_share))
             ys.append(v)
         x = torch.from_numpy(np.stack(xs))
         y = torch.tensor(ys)
@@ -417,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--face-steps",
         type=int,
-        default=12000,
+        default=10000,
         help="face reader batches of 128 (0: train only the finder, keeping the face readers in --out)",
     )
     ap.add_argument(
@@ -425,6 +440,12 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         default=REAL_REPEAT,
         help="times each real die is listed for the face reader (renders: once)",
+    )
+    ap.add_argument(
+        "--grey-share",
+        type=float,
+        default=GREY_SHARE,
+        help="share of face-reader crops turned grey (0: the recipe before grey crops)",
     )
     ap.add_argument(
         "--second-face",
@@ -484,9 +505,14 @@ def main(argv: list[str] | None = None) -> int:
         # crops are mined with the exported file, as the reader runs it, so that a run in one
         # go and a run in two steps (--finder-onnx) make the same face reader
         finder = cv2.dnn.readNetFromONNX(str(finder_file))
-        export_faces(train_faces(pics, finder, args.face_steps, args.seed, args.real_repeat, args.face_stem), args.out)
+        export_faces(
+            train_faces(pics, finder, args.face_steps, args.seed, args.real_repeat, args.face_stem, args.grey_share),
+            args.out,
+        )
         if args.second_face:
-            second = train_faces(pics, finder, args.face_steps, args.seed + 1, args.real_repeat, args.face_stem)
+            second = train_faces(
+                pics, finder, args.face_steps, args.seed + 1, args.real_repeat, args.face_stem, args.grey_share
+            )
             export_faces(second, args.out, SECOND_FACE_FILE)
         elif (args.out / SECOND_FACE_FILE).exists():
             # it was mined with another finder and would be asked about the new one's dice
