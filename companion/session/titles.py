@@ -102,3 +102,11 @@ def seating_rules(store: Store, game: Game, players: Sequence[str]) -> dict[str,
         if record is not None:
             profiles[name] = record.profile
     return dict(hook(profiles))
+
+
+def rematch_rules(config: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+    """The house rules a rematch of a game with ``config`` starts with: the same, except
+    values naming a seated player (a title holder's privilege, which :func:`seating_rules`
+    works out again for the new seating)."""
+    seated = {p.casefold() for p in players}
+    return {k: v for k, v in config.items() if not (isinstance(v, str) and v.casefold() in seated)}

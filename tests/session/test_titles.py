@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.games import find_game
 from companion.session.table import TableSession
-from companion.session.titles import refresh_titles, seating_rules
+from companion.session.titles import refresh_titles, rematch_rules, seating_rules
 from companion.store import Store
 from tests.support.swashbuckle_plans import SOLO_417
 
@@ -53,3 +53,10 @@ def test_a_table_may_overrule_the_captain_setting(tmp_path):
         play_solo(store, "Ana", HIGH)
         session = TableSession.create(store, "swashbuckle", ["Ben", "Ana"], {"captain": ""}, seed=2)
         assert session.config["captain"] == "" and session.state.phase == "roll_off"
+
+
+def test_a_rematch_keeps_the_house_rules_but_not_a_title_holders_seat():
+    rules = rematch_rules({"captain": "Ana", "columns": 2, "pillage_mode": "add"}, ["Ana", "Ben"])
+    assert rules == {"columns": 2, "pillage_mode": "add"}
+    assert rematch_rules({"captain": "ANA"}, ["ana"]) == {}  # names match whatever their case
+    assert rematch_rules({"captain": "Cy"}, ["Ana", "Ben"]) == {"captain": "Cy"}  # not seated: kept

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from companion.ui.screens.hardware import grams_text
-from companion.ui.screens.over import rematch_rules, standing_rows, winner_text
+from companion.ui.screens.over import standing_rows, winner_text
 from companion.ui.stats import player_page
 from companion.ui.widgets.dice import unreadable_count, unreadable_text
 from companion.ui.widgets.leaderboard import gap_text, standings
@@ -35,11 +35,6 @@ def test_standings_put_winners_first_and_share_places():
     assert rows == [["1.", "Ben", "250", "Captain"], ["2.", "Ana", "200", ""], ["2.", "Cy", "200", ""]]
     assert winner_text(["Ana", "Ben"]) == "Ana and Ben share the win"
     assert winner_text([]) == "No winner"
-
-
-def test_a_rematch_keeps_the_house_rules_but_not_a_title_holders_seat():
-    rules = rematch_rules({"captain": "Ana", "columns": 2, "pillage_mode": "add"}, ["Ana", "Ben"])
-    assert rules == {"columns": 2, "pillage_mode": "add"}
 
 
 def test_the_weigh_off_chart_zooms_to_where_weights_differ():

@@ -25,6 +25,7 @@ to ``MODELS/dice_calibration.json`` (for the shipped networks).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -71,12 +72,17 @@ class Held:
     height: int
 
 
-def load_runs(folders: list[Path], labels: dict[str, LabelledImage], images: dict[str, Path]) -> list[Held]:
+def load_runs(
+    folders: list[Path],
+    labels: dict[str, LabelledImage],
+    images: dict[str, Path],
+    settings: ReaderSettings | None = None,
+) -> list[Held]:
     """Every held-out photo of the runs' ``predictions.jsonl``, read again with the run's
-    networks (``images``: file name -> path)."""
+    networks and ``settings`` (default: the app's) (``images``: file name -> path)."""
     out, stale = [], 0
     for folder in folders:
-        reader = DiceReader(folder)
+        reader = DiceReader(folder, settings)
         for line in (folder / "predictions.jsonl").read_text().splitlines():
             rec = json.loads(line)
             if rec["image"] not in labels:
@@ -204,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--uncalibrated", action="store_true", help="also score with no temperature and the default threshold (0.9)"
     )
+    ap.add_argument("--face-views", type=int, help="quarter-turns a doubtful die is read in (default: the app's)")
     ap.add_argument("runs", type=Path, nargs="+")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -211,7 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     labels = {Path(lab.image).name: lab for _, lab in found}
     images = {Path(lab.image).name: d / lab.image for d, lab in found}
     settings = ReaderSettings()
-    helds = load_runs(args.runs, labels, images)
+    if args.face_views is not None:
+        settings = dataclasses.replace(settings, face_views=args.face_views)
+    helds = load_runs(args.runs, labels, images, settings)
     sources = sorted({h.source for h in helds})
     unseen = [h for h in helds if h.held == "unseen"]
     rows: dict[str, list[tuple[str, Scores]]] = {"unseen": [], "fold": []}

@@ -13,6 +13,7 @@ from kivy.properties import ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.errors import PurserError
+from companion.session.titles import rematch_rules
 from companion.ui.screens.common import players_text
 from companion.ui.widgets import leaderboard, plot, table  # noqa: F401  (kv classes)
 from companion.ui.widgets.leaderboard import SCORE_WORDS, score_text
@@ -54,13 +55,6 @@ def standing_rows(
             row.append(str(monikers.get(p) or ""))
         rows.append(row)
     return rows
-
-
-def rematch_rules(config: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
-    """The house rules a rematch starts with: the finished game's, except values naming a
-    seated player (a title holder's privilege, which the new seating works out again)."""
-    seated = {p.casefold() for p in players}
-    return {k: v for k, v in config.items() if not (isinstance(v, str) and v.casefold() in seated)}
 
 
 class GameOverScreen(Screen):
