@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cli.common import print_json
+from companion.pans import pan_name
 from companion.scale.errors import ScaleError
 
 DEFAULT_URL = "auto://"
@@ -146,12 +147,6 @@ def _decimals(interval_g: float) -> int:
     return max(0, -math.floor(math.log10(interval_g) + 1e-9)) if interval_g > 0 else 3
 
 
-def _pan(channel: int) -> str:
-    from companion.scale.base import pan_name
-
-    return pan_name(channel)
-
-
 def run_watch(args: argparse.Namespace) -> int:
     """Print readings until interrupted (or ``--count``); while the balance is unplugged,
     say "waiting for the balance on PORT" and carry on when it is back."""
@@ -183,11 +178,11 @@ def run_watch(args: argparse.Namespace) -> int:
             if args.json:
                 print_json(item.to_json())
             elif item.net_g is None:
-                _out(f"pan {_pan(s.channel)}        ----    {item.message or item.reason}")
+                _out(f"pan {pan_name(s.channel)}        ----    {item.message or item.reason}")
             else:
                 d = _decimals(scale.calibration(s.channel).interval_g)
                 flag = "stable" if item.stable else item.reason
-                _out(f"pan {_pan(s.channel)}  {item.net_g + 0.0:10.{d}f} g  raw {s.raw:9d}  {flag}")
+                _out(f"pan {pan_name(s.channel)}  {item.net_g + 0.0:10.{d}f} g  raw {s.raw:9d}  {flag}")
             shown += 1
             if args.count and shown >= args.count:
                 break
@@ -209,7 +204,8 @@ def run_weigh(args: argparse.Namespace) -> int:
         notes = _other_pans(scale, w.channel)
         if not getattr(w, "verified", True):
             notes.append(
-                f"pan {_pan(w.channel)}: {w.grams:.1f} g is above the heaviest load its calibration was checked with "
+                f"pan {pan_name(w.channel)}: {w.grams:.1f} g is above the heaviest load its calibration "
+                "was checked with "
                 f"({cal.verified_max_g:g} g); the uncertainty allows for that"
             )
         if args.json:
@@ -219,7 +215,7 @@ def run_weigh(args: argparse.Namespace) -> int:
                     "uncertainty_g": round(w.uncertainty_g, 4),
                     "samples": w.samples,
                     "channel": w.channel,
-                    "pan": _pan(w.channel),
+                    "pan": pan_name(w.channel),
                     "calibration": w.calibration,
                     "noise_g": round(getattr(w, "noise_g", 0.0), 5),
                     "verified": getattr(w, "verified", True),
@@ -229,7 +225,7 @@ def run_weigh(args: argparse.Namespace) -> int:
         else:
             d = _decimals(cal.interval_g)
             _out(
-                f"{round(w.grams, d) + 0.0:.{d}f} g  (+- {w.uncertainty_g:.{d + 1}f} g, pan {_pan(w.channel)}, "
+                f"{round(w.grams, d) + 0.0:.{d}f} g  (+- {w.uncertainty_g:.{d + 1}f} g, pan {pan_name(w.channel)}, "
                 f"{w.samples} readings, calibration {w.calibration})"
             )
             for note in notes:
@@ -242,7 +238,7 @@ def run_tare(args: argparse.Namespace) -> int:
     with _open(args.url) as scale:
         scale.tare(channel=args.channel, timeout=args.timeout)
         kept = " (kept for the next run)" if getattr(scale, "persist_zero", False) else ""
-        _out(f"pan {_pan(args.channel)} zeroed{kept}")
+        _out(f"pan {pan_name(args.channel)} zeroed{kept}")
     return 0
 
 
@@ -283,7 +279,8 @@ def run_info(args: argparse.Namespace) -> int:
             verified = cal.get("verified_max_g")
             checked = "" if verified is None else f", verified up to {verified:g} g"
             _out(
-                f"pan {_pan(ch)}     calibration {cal['id']} ({cal['source']}): {cal['counts_per_gram']:.4f} counts/g, "
+                f"pan {pan_name(ch)}     calibration {cal['id']} ({cal['source']}): "
+                f"{cal['counts_per_gram']:.4f} counts/g, "
                 f"e = {cal['interval_g']:g} g, Max = {cal['capacity_g']:g} g, fit error {cal['sigma_g']:.4f} g{checked}"
             )
             pan = pans.get(ch)
@@ -386,7 +383,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         plan = _plan(args, scale)
         checks = f"; checked with {', '.join(f'{m:g} g' for m in plan.checks)}" if plan.checks else ""
         _err(
-            f"Calibrating pan {_pan(args.channel)} of {scale.device_id or scale.url} with "
+            f"Calibrating pan {pan_name(args.channel)} of {scale.device_id or scale.url} with "
             f"{', '.join(f'{m:g} g' for m in plan.masses)}, {plan.repeats} cycle(s){checks}; "
             f"reference masses of class {plan.mass_class}"
         )
@@ -409,7 +406,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
             plan.interval_g,
             plan.capacity_g,
             target.parent / f"{stem}.png",
-            f"{cal.device_id} pan {_pan(cal.channel)}: {cal.id}",
+            f"{cal.device_id} pan {pan_name(cal.channel)}: {cal.id}",
         )
         stored = False
         if not args.no_eeprom:

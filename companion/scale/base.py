@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from companion.pans import pan_name
+
 #: What a pan can be doing, as :attr:`PanStatus.state` gives it.
 PAN_STATES = (
     "ok",
@@ -20,11 +22,6 @@ PAN_STATES = (
     "overloaded",
     "disconnected",
 )
-
-
-def pan_name(channel: int) -> str:
-    """The name players see for a pan: ``A`` for channel 0, ``B`` for channel 1."""
-    return chr(ord("A") + channel) if 0 <= channel < 26 else str(channel)
 
 
 @dataclass(frozen=True)

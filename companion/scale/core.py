@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from companion.scale.base import PanStatus, Sample, Scale, ScaleStatus, Waiting, Weighing, pan_name
+from companion.pans import pan_name
+from companion.scale.base import PanStatus, Sample, Scale, ScaleStatus, Waiting, Weighing
 from companion.scale.errors import ScaleError, ScaleFault, ScaleTimeout, ScaleUsageError
 from companion.scale.noise import (
     DATASHEET_NOISE_COUNTS,

@@ -35,7 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from companion.scale.base import Sample, pan_name
+from companion.pans import pan_name
+from companion.scale.base import Sample
 from companion.scale.core import DEFAULT_WIRING, StreamScale
 from companion.scale.errors import ScaleError, ScaleTimeout, ScaleUsageError
 from companion.scale.profile import Calibration, load_calibration

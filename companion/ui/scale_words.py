@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion.pans import pan_name
+
 if TYPE_CHECKING:  # the driver (and numpy) is imported only once a balance opens
     from companion.scale.noise import Diagnosis
 
@@ -27,13 +29,6 @@ PAN_STATE_WORDS = {
     "overloaded": "overloaded",
     "disconnected": "waiting for the balance",
 }
-
-
-def pan_name(channel: int) -> str:
-    """The name players see for a pan: "A" for channel 0, "B" for channel 1 (the driver's)."""
-    from companion.scale.base import pan_name as driver_name  # the driver: not at the app's start
-
-    return driver_name(channel)
 
 
 def sentence(text: str) -> str:

@@ -39,6 +39,7 @@ from statistics import NormalDist
 from typing import Any
 
 from companion.games.base import Event, IllegalAction, event, shown
+from companion.pans import pan_name
 
 GRAMS, PIPS = "g", "pips"
 
@@ -622,12 +623,6 @@ class WeighOff:
             "unit": self.unit,
             "pieces": self.pieces[self._index(name)],
         }
-
-
-def pan_name(channel: int) -> str:
-    """The name players see for the pan of ``channel`` (0: "A", 1: "B"), as the balance and
-    the screens name it; actions and journals keep the channel number."""
-    return chr(ord("A") + channel) if 0 <= channel < 26 else str(channel)
 
 
 def _digits(grams: float) -> int:

@@ -24,7 +24,7 @@ from kivy.app import App
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.scale.base import pan_name
+from companion.pans import pan_name
 from companion.ui.background import on_ui
 from companion.ui.scale_words import (
     plan_text,

@@ -15,7 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.scale.base import pan_name
+from companion.pans import pan_name
 from companion.ui.scale_words import (
     calibration_line,
     grams_text,  # noqa: F401  (imported from here too)

@@ -26,7 +26,7 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 
-from companion.scale.base import pan_name
+from companion.pans import pan_name
 from companion.ui.scale_words import noisy, pan_problem
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.widgets import gamebar, plot, table  # noqa: F401  (kv classes)
