@@ -90,7 +90,8 @@ class PanStatus:
     well. ``noise_g`` is the reading noise measured at rest (grams rms, 0 before the first
     measurement), ``noise_ratio`` that noise against the HX711 datasheet figure at this
     rate, ``averaging`` how many readings a weighing averages because of it, and
-    ``band_g`` the motion band it uses. ``wiring`` names the pins when the balance says
+    ``band_g`` the motion band it uses; ``noisy`` says a working pan's measured noise is
+    worth a word to the maker (its message then says what to check). ``wiring`` names the pins when the balance says
     them (``{"dout": "D4", "sck": "D5"}``).
     """
 
@@ -102,6 +103,7 @@ class PanStatus:
     noise_measured: bool = False
     averaging: int = 0
     band_g: float = 0.0
+    noisy: bool = False
     wiring: dict[str, str] = field(default_factory=dict)
 
     @property

@@ -660,7 +660,8 @@ class StreamScale(Scale):
             state = "unstable"
         rule = self.stability_rule(channel)
         noise = self.noise_g(channel)
-        if state in ("ok", "unstable") and ch.meter.measured and ch.meter.ratio >= NOISY_RATIO:
+        noisy = state in ("ok", "unstable") and ch.meter.measured and ch.meter.ratio >= NOISY_RATIO
+        if noisy:
             message = (
                 f"pan {pan_name(channel)} is noisy (+-{noise:.3f} g, {ch.meter.ratio:.1f}x the HX711's "
                 f"{ch.pace} SPS figure): it weighs, averaging {self.averaging(channel)} readings; {NOISE_ADVICE}"
@@ -674,6 +675,7 @@ class StreamScale(Scale):
             noise_measured=ch.meter.measured,
             averaging=self.averaging(channel),
             band_g=rule.band,
+            noisy=noisy,
             wiring=self.wiring(channel),
         )
 

@@ -224,7 +224,8 @@ class HardwareService(EventDispatcher):
     stable = BooleanProperty(False)
     live_channel = NumericProperty(0)
     #: Each pan as the driver reports it (``PanStatus.to_json()``: channel, name, state,
-    #: working, message, noise_g, noise_ratio, noise_measured, averaging, band_g, wiring).
+    #: working, message, noise_g, noise_ratio, noise_measured, averaging, band_g, noisy,
+    #: wiring).
     pans = ListProperty([])
     #: What to check after the last weighing or tare that failed ("" once one succeeds).
     scale_advice = StringProperty("")

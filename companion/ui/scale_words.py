@@ -62,10 +62,8 @@ def without_pan(message: str, channel: int) -> str:
 
 
 def noisy(pan: Mapping[str, Any]) -> bool:
-    """True when a working pan's measured noise is worth a word to the maker."""
-    from companion.scale.noise import NOISY_RATIO  # numpy with it: not at the app's start
-
-    return bool(pan.get("working") and pan.get("noise_measured") and pan.get("noise_ratio", 0) >= NOISY_RATIO)
+    """True when the driver says a working pan's measured noise is worth a word to the maker."""
+    return bool(pan.get("noisy"))
 
 
 def noise_text(pan: Mapping[str, Any], rate_sps: int | None = None) -> str:

@@ -112,6 +112,7 @@ def test_tare_info_and_watch(capsys):
     info = json.loads(capsys.readouterr().out)
     assert info["backend"] == "sim" and info["channels"] == 1 and info["status"]["simulated"]
     assert info["pans"][0]["noise_measured"] and 0.7 < info["pans"][0]["noise_ratio"] < 1.4
+    assert not info["pans"][0]["noisy"]  # the datasheet's noise is no news
     assert main(["scale", "watch", SIM + "&pieces=3", "--count", "50", "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(lines) == 50

@@ -181,6 +181,6 @@ def test_info_and_status_report_the_noise():
     pan = scale.status().pan(0)
     assert pan.noise_measured and pan.noise_ratio == pytest.approx(4.0, rel=0.3)
     assert pan.averaging >= 40 and pan.band_g > 0.2
-    assert pan.message.startswith("pan A is noisy") and "it weighs" in pan.message
+    assert pan.message.startswith("pan A is noisy") and "it weighs" in pan.message and pan.noisy
     info = scale.info()
-    assert info["pans"][0]["noise_g"] == pytest.approx(pan.noise_g)
+    assert info["pans"][0]["noise_g"] == pytest.approx(pan.noise_g) and info["pans"][0]["noisy"]
