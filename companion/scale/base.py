@@ -131,7 +131,9 @@ class ScaleStatus:
     ``chip_fault`` and ``saturated`` are True when no pan can weigh because of them (a
     two-pan balance with one amplifier missing still weighs on the other: see ``pans``).
     ``waiting`` is True while the balance is unplugged and Purser waits for it to come back
-    (``message`` then says "waiting for the balance on PORT").
+    (``message`` then says "waiting for the balance on PORT"). ``message`` says every pan's
+    trouble and then ``note``, what the backend itself says (no pan's words: each pan has
+    its own ``message``).
     """
 
     connected: bool
@@ -143,6 +145,7 @@ class ScaleStatus:
     extra: dict[str, Any] = field(default_factory=dict)
     pans: tuple[PanStatus, ...] = ()
     waiting: bool = False
+    note: str = ""
 
     def pan(self, channel: int) -> PanStatus | None:
         """The status of pan ``channel``, if known."""

@@ -695,8 +695,9 @@ class StreamScale(Scale):
         unstable = any(p.state != "ok" for p in pans)
         words = [p.message for p in pans if p.message]
         backend = self._message()
-        if backend and backend not in words:
-            words.append(backend)
+        note = backend if backend not in words else ""
+        if note:
+            words.append(note)
         connected = self._connected()
         return ScaleStatus(
             connected=connected,
@@ -708,6 +709,7 @@ class StreamScale(Scale):
             extra={"backend": self.backend, "rate_sps": self.rate_sps},
             pans=pans,
             waiting=not connected and not self._closed,
+            note=note,
         )
 
     def info(self) -> dict[str, Any]:

@@ -183,15 +183,6 @@ def _pan_rows(status: Any) -> list[dict[str, Any]]:
     return rows
 
 
-def _backend_words(status: Any) -> str:
-    """The status message without the pans' own messages (each pan row says those)."""
-    text = str(getattr(status, "message", "") or "")
-    for pan in getattr(status, "pans", ()):
-        if pan.message:
-            text = text.replace(pan.message, "")
-    return "; ".join(part.strip() for part in text.split("; ") if part.strip())
-
-
 def _describe_error(exc: BaseException) -> str:
     """A device error in words for the screen, as a sentence."""
     if isinstance(exc, ImportError):
@@ -385,7 +376,7 @@ class HardwareService(EventDispatcher):
             )
         else:
             self.scale_state = "ready"
-            note = _backend_words(status)
+            note = status.note  # each pan row says the pan's own words
             if note:
                 self.scale_message = sentence(note)
             elif self.scale_simulated:

@@ -23,6 +23,7 @@ def test_falls_back_to_the_simulator_loudly(silent_port):
     status = scale.status()
     assert scale.simulated and status.simulated
     assert "SIMULATED" in status.message and silent_port in status.message
+    assert status.note == status.message  # the backend's own words; no pan has any
     assert scale.weigh_stable().grams == pytest.approx(5.0, abs=0.05)
 
 

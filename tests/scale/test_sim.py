@@ -163,6 +163,7 @@ def test_a_missing_amplifier_is_one_pan_down_not_the_balance():
     assert (b.name, b.state, b.working) == ("B", "no_amplifier", False)
     assert b.message == "pan B: no amplifier answers - check DOUT on D4, SCK on D5 and its power (VCC, GND)"
     assert status.faults() == [b.message] and b.message in status.message
+    assert status.note == "Simulated balance: weights are not real"  # not the pan's trouble
     with pytest.raises(ScaleFault, match="pan B: no amplifier answers"):
         scale.weigh_stable(timeout=2.0, channel=1)
     scale.set_fault(False, 1)
