@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -370,10 +369,7 @@ def _plan(args: argparse.Namespace, scale: Any) -> Any:
 
 def run_calibrate(args: argparse.Namespace) -> int:
     """Run the calibration procedure, save the profile, session log and plot."""
-    from companion.scale.calibration import write_session
-    from companion.scale.calplot import save_plot
-    from companion.scale.calprocedure import calibrate, masses_with_tolerances
-    from companion.scale.profile import profile_dir, profile_path, save_profile
+    from companion.scale.calprocedure import calibrate, keep_calibration, masses_with_tolerances
 
     masses_with_tolerances(args.masses)  # a bad list is refused before the balance is opened
     masses_with_tolerances(args.check, "--check")
@@ -390,31 +386,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
         session, profile = calibrate(
             scale, plan, lambda *_: None, _progress_printer(sys.stderr), instruct=_instructor(scale, args)
         )
-        cal = profile.calibration
-        folder = args.out or profile_dir()
-        target = (
-            (folder / profile_path(cal.device_id, cal.channel).name)
-            if args.out
-            else profile_path(cal.device_id, cal.channel)
-        )
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        stem = target.name.removesuffix(".json")
-        save_profile(profile, target)
-        session_path = write_session(session, target.parent / f"{stem}-{stamp}.session.json")
-        plot_path = save_plot(
-            profile.report,
-            plan.interval_g,
-            plan.capacity_g,
-            target.parent / f"{stem}.png",
-            f"{cal.device_id} pan {pan_name(cal.channel)}: {cal.id}",
-        )
-        stored = False
-        if not args.no_eeprom:
-            try:
-                stored = scale.write_calibration(cal)
-            except ScaleError as exc:
-                _err(f"the balance did not keep the calibration: {exc}")
-        scale.set_calibration(cal)
+        kept = keep_calibration(scale, plan, session, profile, args.out, in_balance=not args.no_eeprom)
+    for note in kept.notes:
+        _err(note)
+    cal = profile.calibration
     report = profile.report
     if args.json:
         print_json(profile.to_json())
@@ -444,10 +419,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
         _out(f"no OIML R76 class III claim at e = {plan.interval_g:g} g:")
         for failure in verdict["failures"]:
             _out(f"  - {failure}")
-    _out(f"saved {target}\nsession log {session_path}\nplot {plot_path}")
+    _out(f"saved {kept.profile}\nsession log {kept.session}\nplot {kept.plot or '(not drawn)'}")
     _out(
         "stored in the balance too"
-        if stored
+        if kept.in_balance
         else "(the balance keeps no calibration of its own: Purser's profile is used)"
     )
     return 0

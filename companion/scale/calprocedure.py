@@ -20,7 +20,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
+from companion.pans import pan_name
 from companion.scale.calibration import (
     BadPlan,
     CalibrationError,
@@ -29,10 +31,11 @@ from companion.scale.calibration import (
     replay,
     select_window,
     window_ready,
+    write_session,
 )
 from companion.scale.core import StreamScale
-from companion.scale.errors import ScaleTimeout
-from companion.scale.profile import SavedProfile
+from companion.scale.errors import ScaleError, ScaleTimeout
+from companion.scale.profile import SavedProfile, profile_path, save_profile
 from companion.scale.stable import StabilityRule
 
 log = logging.getLogger(__name__)
@@ -348,6 +351,69 @@ def calibrate(
     profile = replay(session)
     log.info("calibration of %s pan %d: %s", scale.device_id, plan.channel, profile.calibration.id)
     return session, profile
+
+
+@dataclass(frozen=True)
+class Kept:
+    """Where a finished calibration was kept: the profile, the session log and the plot
+    files (``plot`` None when it could not be drawn), whether the balance stores it too,
+    and ``notes``, what did not work, in words."""
+
+    profile: Path
+    session: Path
+    plot: Path | None
+    in_balance: bool
+    notes: tuple[str, ...] = ()
+
+
+def keep_calibration(
+    scale: StreamScale,
+    plan: Plan,
+    session: Session,
+    profile: SavedProfile,
+    folder: Path | None = None,
+    *,
+    in_balance: bool = True,
+) -> Kept:
+    """Save ``profile`` (in ``folder``, default the data folder's profiles), the recorded ``session``
+    and the calibration plot beside it, store the calibration in the balance too when it
+    can keep one (and ``in_balance``), and weigh with it from now on.
+
+    Raises:
+        CalibrationError, ScaleError: the profile or session log cannot be written.
+    """
+    from companion.scale.calplot import save_plot  # draws with OpenCV: only when a calibration ends
+
+    cal = profile.calibration
+    target = profile_path(cal.device_id, cal.channel)
+    if folder is not None:
+        target = folder / target.name
+    save_profile(profile, target)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+    stem = target.name.removesuffix(".json")
+    session_path = write_session(session, target.parent / f"{stem}-{stamp}.session.json")
+    notes = []
+    plot: Path | None = None
+    try:
+        plot = save_plot(
+            profile.report,
+            plan.interval_g,
+            plan.capacity_g,
+            target.parent / f"{stem}.png",
+            f"{cal.device_id} pan {pan_name(cal.channel)}: {cal.id}",
+        )
+    except ScaleError as exc:
+        notes.append(f"the calibration plot was not saved: {exc}")
+    stored = False
+    if in_balance:
+        try:
+            stored = scale.write_calibration(cal)
+        except ScaleError as exc:
+            notes.append(f"the balance did not keep the calibration: {exc}")
+    scale.set_calibration(cal)
+    for note in notes:
+        log.warning("%s", note)
+    return Kept(target, session_path, plot, stored, tuple(notes))
 
 
 def sim_placer(scale: object, channel: int = 0) -> Ask:

@@ -27,6 +27,7 @@ from companion.scale.calprocedure import (
     Plan,
     calibrate,
     class_tolerance,
+    keep_calibration,
     masses_from_text,
     masses_with_tolerances,
     sim_instructor,
@@ -170,6 +171,19 @@ def test_live_procedure_on_the_simulator_saves_a_profile_that_replays(tmp_path):
     assert replay(read_session(path)).to_json() == profile.to_json()
     saved = save_profile(profile, tmp_path / "p.json")
     assert read_profile(saved).calibration == cal
+
+
+def test_a_finished_calibration_is_kept_in_files_and_weighed_with(tmp_path):
+    scale = open_scale("sim://?clock=virtual&seed=22")
+    plan = Plan(masses=(100.0,), repeats=1, mass_class="exact")
+    session, profile = calibrate(scale, plan, sim_placer(scale))
+    (tmp_path / "sim-ch0.png").mkdir()  # the plot cannot be written there
+    kept = keep_calibration(scale, plan, session, profile, tmp_path)
+    assert kept.profile == tmp_path / "sim-ch0.json" and read_profile(kept.profile) == profile
+    assert replay(read_session(kept.session)).to_json() == profile.to_json()
+    assert kept.plot is None and kept.notes and kept.notes[0].startswith("the calibration plot was not saved")
+    assert not kept.in_balance  # the simulator keeps no calibration of its own
+    assert scale.calibration(0) == profile.calibration
 
 
 def test_corner_and_creep_tests_measure_the_pan(tmp_path):

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from datetime import UTC, datetime
 from typing import Any
 
 from kivy.app import App
@@ -203,11 +202,8 @@ class CalibrateScreen(Screen):
 
     def _calibrate(self, scale: Any, plan: Any) -> Any:
         """The whole procedure (runs on the scale thread)."""
-        from companion.scale.calibration import write_session
-        from companion.scale.calplot import save_plot
-        from companion.scale.calprocedure import calibrate, sim_instructor
+        from companion.scale.calprocedure import calibrate, keep_calibration, sim_instructor
         from companion.scale.errors import ScaleError
-        from companion.scale.profile import profile_path, save_profile
 
         if not hasattr(scale, "fresh_samples"):
             raise ScaleError("this kind of balance cannot be calibrated by Purser")
@@ -241,28 +237,8 @@ class CalibrateScreen(Screen):
             on_ui(self._show_progress, index, total, step, readings, reason, hold)
 
         session, profile = calibrate(scale, plan, lambda *_: None, progress, instruct=instruct)
-        cal = profile.calibration
-        target = profile_path(cal.device_id, cal.channel)
-        save_profile(profile, target)
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        write_session(session, target.parent / f"{target.stem}-{stamp}.session.json")
-        try:  # the same picture `purser calibrate scale` leaves beside the profile
-            save_plot(
-                profile.report,
-                plan.interval_g,
-                plan.capacity_g,
-                target.parent / f"{target.stem}.png",
-                f"{cal.device_id} pan {pan_name(cal.channel)}: {cal.id}",
-            )
-        except ScaleError as exc:
-            log.warning("the calibration plot was not saved: %s", exc)
-        stored = False
-        try:
-            stored = scale.write_calibration(cal)
-        except ScaleError as exc:
-            log.warning("the balance did not keep the calibration: %s", exc)
-        scale.set_calibration(cal)
-        return profile, plan.interval_g, target, stored
+        kept = keep_calibration(scale, plan, session, profile)
+        return profile, plan.interval_g, kept.profile, kept.in_balance
 
     def _show_step(self, text: str, index: int, total: int, waiting: bool) -> None:
         self.step_text = text
