@@ -1,6 +1,7 @@
 """read_dice: one BGR frame in, :class:`DiceDetections` out.
 
-Small networks shipped in ``companion/vision/models/`` are run by ``cv2.dnn``:
+Small networks shipped in ``companion/vision/models/`` are run by ONNX Runtime (or
+OpenCV's ``cv2.dnn`` where it is not installed; :mod:`companion.vision.inference`):
 
 1. the *finder* looks at the frame shrunk to 320 px, and again shrunk 0.4 times further
    (for dice too large to be seen whole at 320 px), and marks the centre and size of each
@@ -31,6 +32,7 @@ import numpy as np
 
 from companion.vision.detections import DiceDetections
 from companion.vision.errors import VisionError
+from companion.vision.inference import Network, load_network
 from companion.vision.preprocess import (
     CROP_CONTEXT,
     CROP_PX,
@@ -87,8 +89,10 @@ class ReaderSettings:
     has less than ``look_again_below`` is looked at again (unless it is "not a die" with
     ``look_again_not_die_below`` or more: a spot that sure it is no die costs a pile of
     dice three more reads each), turned by each further quarter turn up to ``face_views``
-    in all (1-4); with ``second_opinion`` the second face reader
-    (when the models folder has one) reads it in the same views, and again in crops cut
+    in all (1-4), but in fewer views when the further reads would pass
+    ``look_again_crops`` (a pile of doubtful dice: one more view each at least); with
+    ``second_opinion`` the second face reader (when the models folder has one) reads it
+    in the same views, and again in crops cut
     ``second_opinion_scales`` times the finder's die size; all the answers are averaged.
     With ``rescale``, a frame whose dice come out smaller or larger than ``finder_band``
     (finder pixels) is looked at again at a scale that fits them, the finder's input up
@@ -104,6 +108,7 @@ class ReaderSettings:
     face_views: int = 4
     look_again_below: float = 0.95
     look_again_not_die_below: float = 0.8
+    look_again_crops: int = 24
     duplicate_within: float = 0.45
     second_opinion: bool = True
     second_opinion_scales: tuple[float, ...] = (0.87, 1.15)
@@ -199,18 +204,25 @@ class Calibration:
 class DiceReader:
     """The networks, loaded once; :meth:`read` is safe to call from several threads."""
 
-    def __init__(self, models_dir: Path | str | None = None, settings: ReaderSettings | None = None) -> None:
-        """Load the networks from ``models_dir`` (default: the shipped ones).
+    def __init__(
+        self,
+        models_dir: Path | str | None = None,
+        settings: ReaderSettings | None = None,
+        backend: str | None = None,
+    ) -> None:
+        """Load the networks from ``models_dir`` (default: the shipped ones), run by
+        ``backend`` (default: the fastest installed, see :mod:`companion.vision.inference`).
 
         Raises:
-            VisionError: a model file is missing or cannot be loaded.
+            VisionError: a model file is missing or cannot be loaded, or the backend is not
+                installed.
         """
         folder = Path(models_dir) if models_dir is not None else MODELS_DIR
         self.settings = settings or ReaderSettings()
-        self._finder = _load(folder / FINDER_FILE)
-        self._faces = _load(folder / FACE_FILE, small_batches=True)
+        self._finder = load_network(folder / FINDER_FILE, backend, any_size=True)
+        self._faces = load_network(folder / FACE_FILE, backend)
         self._second = (
-            _load(folder / SECOND_FACE_FILE, small_batches=True) if (folder / SECOND_FACE_FILE).exists() else None
+            load_network(folder / SECOND_FACE_FILE, backend) if (folder / SECOND_FACE_FILE).exists() else None
         )
         if self._second is None:
             log.info("%s has no %s: dice read with doubt get no second opinion", folder, SECOND_FACE_FILE)
@@ -218,6 +230,11 @@ class DiceReader:
         self.n_classes = _check_outputs(folder, self._finder, self._faces, self._second)
         self.calibration = Calibration.load(folder / CALIBRATION_FILE)
         self._lock = threading.Lock()
+
+    @property
+    def backend(self) -> str:
+        """The inference backend running the face readers ("onnxruntime" or "opencv")."""
+        return self._faces.backend
 
     @property
     def unsure_below(self) -> float:
@@ -232,8 +249,7 @@ class DiceReader:
         """
         blob, scale = finder_input(image, scale)
         with self._lock:
-            self._finder.setInput(blob)
-            out = self._finder.forward()[0]
+            out = self._finder.run(blob)[0]
         heat = 1.0 / (1.0 + np.exp(-out[0]))
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= self.settings.find_threshold)
         ys, xs = np.nonzero(peaks)
@@ -290,6 +306,7 @@ class DiceReader:
         )
         if len(again) == 0:
             return probs
+        views = _views_within(views, len(again), self.settings.look_again_crops)
         turned = [np.rot90(crops[again], k, axes=(2, 3)) for k in range(views)]
         answers = [probs[again]]
         if views > 1:
@@ -341,10 +358,9 @@ class DiceReader:
             return True
         return float(sizes[sure].max()) * scale > COARSE_NOT_NEEDED_BELOW_PX
 
-    def _face_probs(self, net: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:
+    def _face_probs(self, net: Network, crops: np.ndarray) -> np.ndarray:
         with self._lock:
-            net.setInput(np.ascontiguousarray(crops))
-            logits = net.forward().reshape(len(crops), -1)
+            logits = net.run(crops).reshape(len(crops), -1)
         logits = logits - logits.max(1, keepdims=True)
         p = np.exp(logits)
         return np.asarray(p / p.sum(1, keepdims=True), np.float32)
@@ -521,6 +537,14 @@ def resolve_overlaps(cand: Candidates, not_die_above: float) -> np.ndarray:
     return is_die[~drop]
 
 
+def _views_within(views: int, doubtful: int, budget: int) -> int:
+    """How many views (1-4) each of ``doubtful`` dice is read in: ``views``, or fewer so the
+    further reads stay within ``budget`` crops, but one more view at least."""
+    if views <= 2 or doubtful * (views - 1) <= budget:
+        return views
+    return max(2, 1 + budget // doubtful)
+
+
 def _suppress_duplicates(centres: np.ndarray, sizes: np.ndarray, within: float) -> list[int]:
     """Indices (strongest first) of peaks not within ``within`` die sizes of a stronger one.
 
@@ -573,7 +597,7 @@ def _check_face_spec(path: Path) -> None:
         )
 
 
-def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second: cv2.dnn.Net | None) -> int:
+def _check_outputs(folder: Path, finder: Network, faces: Network, second: Network | None) -> int:
     """The face readers' number of classes (7, or 8 with "unreadable die"), after checking
     every network gives what the reader expects."""
     # Swapped or foreign files load fine and fail only on the first frame, or not at all.
@@ -593,9 +617,8 @@ def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second
     classes = []
     for net, name, shape, wants, what in probes:
         try:
-            net.setInput(np.zeros(shape, np.float32))
-            got = tuple(net.forward().shape)
-        except cv2.error:
+            got: tuple[int, ...] | None = tuple(net.run(np.zeros(shape, np.float32)).shape)
+        except VisionError:
             got = None
         if got is None or not any(got in (want, (*want, 1, 1)) for want in wants):
             raise VisionError(
@@ -610,19 +633,6 @@ def _check_outputs(folder: Path, finder: cv2.dnn.Net, faces: cv2.dnn.Net, second
             "retrain them together or use the shipped models"
         )
     return int(classes[0])
-
-
-def _load(path: Path, small_batches: bool = False) -> cv2.dnn.Net:
-    if not path.is_file():
-        raise VisionError(f"the dice model {path.name} is missing from {path.parent}; reinstall Purser")
-    try:
-        if small_batches and hasattr(cv2.dnn, "ENGINE_CLASSIC"):
-            # OpenCV 5's default engine runs the face readers' few small crops about 40 %
-            # slower than its classic one (bench/dice_latency.py); the finder is as fast.
-            return cv2.dnn.readNetFromONNX(str(path), engine=cv2.dnn.ENGINE_CLASSIC)
-        return cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise VisionError(f"the dice model {path} could not be loaded: {exc}") from exc
 
 
 _default: list[DiceReader] = []  # the shared reader, once loaded

@@ -20,6 +20,7 @@ from companion.vision.reader import (
     MODELS_DIR,
     SECOND_FACE_FILE,
     Candidates,
+    _views_within,
     resolve_overlaps,
 )
 from companion.vision.render import render_scene
@@ -247,6 +248,22 @@ def test_only_dice_read_with_doubt_are_looked_at_again():
     assert np.allclose(probs[~doubtful], first[~doubtful])
     assert not np.allclose(probs[doubtful], first[doubtful])
     assert np.allclose(probs.sum(1), 1.0, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("views", "doubtful", "budget", "expected"),
+    [
+        (4, 0, 24, 4),
+        (4, 8, 24, 4),  # a few doubtful dice: every quarter turn
+        (4, 12, 24, 3),
+        (4, 27, 24, 2),  # a pile: one more view each, still
+        (4, 200, 24, 2),
+        (2, 200, 0, 2),
+        (1, 50, 24, 1),
+    ],
+)
+def test_a_pile_of_doubtful_dice_is_looked_at_in_fewer_views(views, doubtful, budget, expected):
+    assert _views_within(views, doubtful, budget) == expected
 
 
 def test_second_opinion_is_asked_only_about_doubtful_dice(tmp_path):

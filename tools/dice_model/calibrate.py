@@ -211,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
         "--uncalibrated", action="store_true", help="also score with no temperature and the default threshold (0.9)"
     )
     ap.add_argument("--face-views", type=int, help="quarter-turns a doubtful die is read in (default: the app's)")
+    ap.add_argument(
+        "--look-again-crops", type=int, help="further crops a frame's doubtful dice may take (default: the app's)"
+    )
     ap.add_argument("runs", type=Path, nargs="+")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
@@ -220,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = ReaderSettings()
     if args.face_views is not None:
         settings = dataclasses.replace(settings, face_views=args.face_views)
+    if args.look_again_crops is not None:
+        settings = dataclasses.replace(settings, look_again_crops=args.look_again_crops)
     helds = load_runs(args.runs, labels, images, settings)
     sources = sorted({h.source for h in helds})
     unseen = [h for h in helds if h.held == "unseen"]

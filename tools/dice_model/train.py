@@ -26,6 +26,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import onnx
 import torch
 import torch.nn.functional as F
 
@@ -342,10 +343,24 @@ def export_finder(finder: Finder, out: Path) -> Path:
         str(out / FINDER_FILE),
         input_names=["image"],
         output_names=["maps"],
+        # any picture size: the reader's looks are not square, and ONNX Runtime holds a
+        # network to the sizes its file names
+        dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "gh", 3: "gw"}},
         opset_version=17,
         dynamo=False,
     )
     return out / FINDER_FILE
+
+
+def finder_any_size(src: Path, dst: Path) -> None:
+    """Copy the finder at ``src`` to ``dst``, marked to take pictures of any size (a finder
+    exported before the finder's axes were dynamic names one size; the network is the same)."""
+    model = onnx.load(str(src))
+    for value, names in ((model.graph.input[0], ("n", "c", "h", "w")), (model.graph.output[0], ("n", "c", "gh", "gw"))):
+        for i in (0, 2, 3):
+            value.type.tensor_type.shape.dim[i].dim_param = names[i]
+    onnx.checker.check_model(model)
+    onnx.save(model, str(dst))
 
 
 def export_faces(faces: FaceReader, out: Path, name: str = FACE_FILE) -> None:
@@ -494,9 +509,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.finder_onnx:
         # keep a finder trained earlier (same photos, same seed) and train only the face reader
         finder_file = args.finder_onnx
-        if finder_file.resolve() != (args.out / FINDER_FILE).resolve():
-            args.out.mkdir(parents=True, exist_ok=True)
-            (args.out / FINDER_FILE).write_bytes(finder_file.read_bytes())
+        args.out.mkdir(parents=True, exist_ok=True)
+        finder_any_size(finder_file, args.out / FINDER_FILE)
+        finder_file = args.out / FINDER_FILE
     else:
         finder_file = export_finder(
             train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch, args.seed), args.out
