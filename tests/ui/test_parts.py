@@ -8,7 +8,6 @@ import pytest
 
 from companion.ui.screens.hardware import grams_text
 from companion.ui.screens.over import standing_rows, winner_text
-from companion.ui.stats import player_page
 from companion.ui.widgets.dice import unreadable_count, unreadable_text
 from companion.ui.widgets.leaderboard import gap_text, standings
 from companion.ui.widgets.plot import zoom_range
@@ -57,30 +56,6 @@ def test_the_weigh_off_chart_zooms_to_where_weights_differ():
 def test_dice_the_reader_could_not_read_are_counted_when_it_says(detections, n):
     assert unreadable_count(detections) == n
     assert unreadable_text(1) == "1 die could not be read: add it below."
-
-
-def test_a_players_page_counts_wins_scores_and_rivals():
-    def record(players, winners, scores, finished=True, game="swashbuckle"):
-        return SimpleNamespace(
-            players=players,
-            finished=finished,
-            game=game,
-            result={"winners": winners, "scores": scores} if finished else None,
-        )
-
-    page = player_page(
-        "Ana",
-        [
-            record(("Ana", "Ben"), ["Ana"], {"Ana": 250, "Ben": 200}),
-            record(("Ana", "Ben"), ["Ben"], {"Ana": 150, "Ben": 210}),
-            record(("Ana", "Cy"), [], {}, finished=False),
-            record(("Ben", "Cy"), ["Cy"], {"Ben": 1, "Cy": 2}),
-        ],
-    )
-    g = page.games["swashbuckle"]
-    assert (g.played, g.finished, g.wins, g.best, g.average, g.win_rate) == (3, 2, 1, 250, 200, 0.5)
-    assert (page.rivals["Ben"].together, page.rivals["Ben"].wins, page.rivals["Ben"].losses) == (2, 1, 1)
-    assert "Cy" not in page.rivals  # the unfinished game counts as played, not head to head
 
 
 def test_the_sheet_has_short_names_and_only_the_rows_in_use():

@@ -234,32 +234,6 @@ def test_the_players_screen_and_its_dialogs_fit(players, shots, orientation):
     assert not problems, f"{orientation}:\n" + "\n".join(problems)
 
 
-def test_a_players_page_counts_games_for_the_profile_not_the_name_played_under():
-    from types import SimpleNamespace
-
-    from companion.ui.stats import player_page
-
-    def record(players, profiles, winners, scores):
-        return SimpleNamespace(
-            players=players,
-            profiles=profiles,
-            finished=True,
-            game="seven",
-            result={"winners": winners, "scores": scores},
-        )
-
-    sessions = [
-        record(("Ana", "Ben"), ("Anna", "Ben"), ["Ana"], {"Ana": 5, "Ben": 1}),  # before Ana became Anna
-        record(("Anna", "Benjamin"), ("Anna", "Ben"), ["Benjamin"], {"Anna": 2, "Benjamin": 4}),  # merged since
-        record(("Ana", "Cy"), ("Ana", "Cy"), ["Ana"], {"Ana": 9, "Cy": 0}),  # a new Ana, someone else
-    ]
-    page = player_page("anna", sessions)
-    g = page.games["seven"]
-    assert (g.played, g.wins, g.best, g.average) == (2, 1, 5, 3.5)
-    assert set(page.rivals) == {"Ben"} and (page.rivals["Ben"].together, page.rivals["Ben"].losses) == (2, 1)
-    assert player_page("Ana", sessions).games["seven"].played == 1
-
-
 def test_the_new_game_form_drops_a_seat_whose_profile_was_renamed(players):
     app, screen = players
     form = app.go("newgame")

@@ -21,6 +21,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 
 from companion.errors import PurserError
+from companion.session.player_page import player_page
 from companion.session.profiles import (
     PlayerStats,
     delete_player,
@@ -31,7 +32,7 @@ from companion.session.profiles import (
 )
 from companion.store import NotFound, ProfileChanged, has_games_message
 from companion.ui.screens.common import game_title
-from companion.ui.stats import number, percent, player_page
+from companion.ui.stats import number, percent
 from companion.ui.widgets import plot, table  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import Card, PButton, PInput, PLabel
 
