@@ -201,6 +201,25 @@ def fit(
     return Calibration(t, threshold, note)
 
 
+def _setting(ap: argparse.ArgumentParser, text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` as a ReaderSettings field and a value of that field's type."""
+    name, _, value = text.partition("=")
+    fields = {f.name: f for f in dataclasses.fields(ReaderSettings)}
+    if name not in fields or not value:
+        ap.error(f"--set {text!r}: give NAME=VALUE with NAME one of {', '.join(fields)}")
+    current = getattr(ReaderSettings(), name)
+    kind = float if current is None else type(current)  # unsure_below: None stands for "calibrated"
+    try:
+        if kind is bool:
+            return name, value.lower() in ("1", "true", "yes")
+        if kind is tuple:
+            return name, tuple(float(v) for v in value.split(","))
+        return name, kind(value)
+    except (TypeError, ValueError):
+        ap.error(f"--set {text!r}: {value!r} is not a {type(current).__name__}")
+    raise AssertionError  # ap.error exits
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dataset", type=Path, nargs="+", required=True)
@@ -210,21 +229,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--uncalibrated", action="store_true", help="also score with no temperature and the default threshold (0.9)"
     )
-    ap.add_argument("--face-views", type=int, help="quarter-turns a doubtful die is read in (default: the app's)")
     ap.add_argument(
-        "--look-again-crops", type=int, help="further crops a frame's doubtful dice may take (default: the app's)"
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="read with this ReaderSettings field changed (e.g. face_views=2), to weigh a setting",
     )
     ap.add_argument("runs", type=Path, nargs="+")
     args = ap.parse_args(argv)
+    settings = dataclasses.replace(ReaderSettings(), **dict(_setting(ap, text) for text in args.set))
     cv2.setNumThreads(1)
     found = [(d, lab) for d in args.dataset for lab in load_labels(d)]
     labels = {Path(lab.image).name: lab for _, lab in found}
     images = {Path(lab.image).name: d / lab.image for d, lab in found}
-    settings = ReaderSettings()
-    if args.face_views is not None:
-        settings = dataclasses.replace(settings, face_views=args.face_views)
-    if args.look_again_crops is not None:
-        settings = dataclasses.replace(settings, look_again_crops=args.look_again_crops)
     helds = load_runs(args.runs, labels, images, settings)
     sources = sorted({h.source for h in helds})
     unseen = [h for h in helds if h.held == "unseen"]
