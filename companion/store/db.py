@@ -488,10 +488,8 @@ class Store:
             for r in self._read("SELECT DISTINCT session_id FROM seats WHERE player_id = ? ORDER BY session_id", (pid,))
         ]
 
-    def _profile_row(
-        self, conn: sqlite3.Connection, name: str, seen: tuple[int, str] | None
-    ) -> tuple[int, str, dict[str, Any]]:
-        """(id, name, profile facts) of the profile called ``name``, inside a write.
+    def _profile_row(self, conn: sqlite3.Connection, name: str, seen: tuple[int, str] | None) -> PlayerRecord:
+        """The profile called ``name``, read inside a write.
 
         Raises:
             BadName: ``name`` is empty.
@@ -507,7 +505,7 @@ class Store:
             )
         if row is None:
             raise NotFound(f"there is no player called {_quoted(name)}; nothing was changed")
-        return int(row[0]), str(row[1]), self._player(row).profile
+        return self._player(row)
 
     def rename_player(self, name: str, new_name: str, *, seen: tuple[int, str] | None = None) -> PlayerRecord:
         """Give the profile called ``name`` the name ``new_name``, in one transaction.
@@ -527,7 +525,8 @@ class Store:
         """
         clean = check_name(new_name)
         with self.transaction() as conn:
-            pid, old, profile = self._profile_row(conn, name, seen)
+            me = self._profile_row(conn, name, seen)
+            pid, old, profile = me.id, me.name, me.profile
             other = conn.execute("SELECT name FROM players WHERE name = ? AND id != ?", (clean, pid)).fetchone()
             if other is not None:
                 raise NameTaken(
@@ -561,8 +560,10 @@ class Store:
             StorageError, StoreBusy: it could not be saved.
         """
         with self.transaction() as conn:
-            keep, keep_name, keep_profile = self._profile_row(conn, into, seen[0] if seen else None)
-            drop, drop_name, drop_profile = self._profile_row(conn, other, seen[1] if seen else None)
+            kept = self._profile_row(conn, into, seen[0] if seen else None)
+            dropped = self._profile_row(conn, other, seen[1] if seen else None)
+            keep, keep_name, keep_profile = kept.id, kept.name, kept.profile
+            drop, drop_name, drop_profile = dropped.id, dropped.name, dropped.profile
             if keep == drop:
                 raise BadName(f"{_quoted(into)} and {_quoted(other)} are the same player; name two players to merge")
             shared = tuple(
@@ -603,8 +604,8 @@ class Store:
             StorageError, StoreBusy: it could not be saved.
         """
         with self.transaction() as conn:
-            pid, old, _ = self._profile_row(conn, name, seen)
-            record = self.player(old)
+            record = self._profile_row(conn, name, seen)
+            pid, old = record.id, record.name
             games = tuple(
                 int(r[0])
                 for r in conn.execute(
