@@ -246,25 +246,24 @@ class ScallywaggerScreen(GameScreen):
 
     def _fill_revealed(self, d: Mapping[str, Any]) -> None:
         """The dice of the reveal as read, the unsure ones marked; tapping one confirms it."""
-        from companion.ui.widgets.dice import DieFace, unreadable_count, unreadable_text
+        from companion.ui.widgets.dice import fill_faces, unreadable_count, unreadable_text
 
         reveal = d.get("reveal") or {}
         values = list(reveal.get("dice") or [])
         unsure = set(reveal.get("unsure") or [])
         if self.fixing not in unsure:
             self.fixing = -1
-        grid = self.ids.revealed
-        faces = [w for w in reversed(grid.children) if isinstance(w, DieFace)]
-        while len(faces) > len(values):
-            grid.remove_widget(faces.pop())
-        while len(faces) < len(values):
-            face = DieFace(size=(dp(56), dp(60)))
-            face.bind(on_release=lambda f: self.pick_die(int(f.key.split(":")[1])))
-            grid.add_widget(face)
-            faces.append(face)
-        for i, (face, value) in enumerate(zip(faces, values, strict=True)):
-            face.value, face.unsure, face.selected, face.key = value, i in unsure, i == self.fixing, f"reveal:{i}"
-            face.disabled = i not in unsure
+        specs = [
+            {
+                "value": v,
+                "unsure": i in unsure,
+                "selected": i == self.fixing,
+                "key": f"reveal:{i}",
+                "disabled": i not in unsure,
+            }
+            for i, v in enumerate(values)
+        ]
+        fill_faces(self.ids.revealed, specs, lambda f: self.pick_die(int(f.key.split(":")[1])), size=(dp(56), dp(60)))
         history = self.controller.session.history()
         last = history[-1].action.get("detections") if history and reveal.get("source") == "camera" else None
         self.unread_text = unreadable_text(unreadable_count(last)) if reveal else ""

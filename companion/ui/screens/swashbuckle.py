@@ -24,7 +24,7 @@ from companion.ui.advice import ADVISED, sheet_for
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.widgets import dice, dice_view, gamebar, sheet  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PButton, PLabel, fill_buttons
-from companion.ui.widgets.dice import DieFace, unreadable_count, unreadable_text
+from companion.ui.widgets.dice import DieFace, fill_faces, unreadable_count, unreadable_text
 from companion.ui.widgets.sheet import sheet_view
 from companion.ui.words import action_label
 
@@ -234,26 +234,13 @@ class SwashbuckleScreen(GameScreen):
                 }
                 for i, v in enumerate(values)
             ]
-        self._fill_faces(row, specs)
+        fill_faces(row, specs, self._die_tapped)
         if self.confirming or self.over:
             self.no_dice = ""
         else:
             self.no_dice = "" if values else "No dice rolled yet."
         self._update_fix()
         self._update_entry()
-
-    def _fill_faces(self, row: BoxLayout, specs: list[dict[str, Any]]) -> None:
-        faces = [w for w in reversed(row.children) if isinstance(w, DieFace)]
-        while len(faces) > len(specs):
-            row.remove_widget(faces.pop())
-        while len(faces) < len(specs):
-            face = DieFace()
-            face.bind(on_release=self._die_tapped)
-            row.add_widget(face)
-            faces.append(face)
-        for face, spec in zip(faces, specs, strict=True):
-            for name, value in spec.items():
-                setattr(face, name, value)
 
     def _die_tapped(self, face: DieFace) -> None:
         index = int(face.key.split(":")[1])

@@ -3,7 +3,7 @@ camera was unsure of, and a row of them that can be tapped to hold or to correct
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -117,3 +117,24 @@ class DieFace(ButtonBehavior, Widget):
         tex = label.texture
         Color(*colour)
         Rectangle(texture=tex, size=tex.size, pos=(centre[0] - tex.width / 2, centre[1] - tex.height / 2))
+
+
+def fill_faces(
+    row: Widget, specs: Sequence[Mapping[str, Any]], on_tap: Callable[[DieFace], None], **new: Any
+) -> list[DieFace]:
+    """Keep one :class:`DieFace` per spec in ``row``, in order: faces past the last spec
+    are removed, missing ones added (made with ``new``, e.g. ``size``, and calling
+    ``on_tap`` when tapped), and each face takes its spec's properties (``value``,
+    ``held``, ``unsure``, ``selected``, ``key``, ``disabled``). Returns the faces."""
+    faces = [w for w in reversed(row.children) if isinstance(w, DieFace)]
+    while len(faces) > len(specs):
+        row.remove_widget(faces.pop())
+    while len(faces) < len(specs):
+        face = DieFace(**new)
+        face.bind(on_release=on_tap)
+        row.add_widget(face)
+        faces.append(face)
+    for face, spec in zip(faces, specs, strict=True):
+        for name, value in spec.items():
+            setattr(face, name, value)
+    return faces
