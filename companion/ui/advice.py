@@ -138,14 +138,4 @@ class AdviceService(EventDispatcher):
         if not dice:
             return f"Roll all five. From here the best play scores {advisor.state_value(column):.0f} on average.", None
         hint = advisor.hint(column, list(dice), rolls_left)
-        best = hint.best
-        if best.hold is not None:
-            if len(best.hold) == 5:
-                what = "keep all five and score"
-            elif not best.hold:
-                what = "roll all five again"
-            else:
-                what = "hold " + " ".join(map(str, best.hold))
-        else:
-            what = f"score {best.label}" + (f" ({best.points})" if best.points is not None else "")
-        return f"Best: {what}  ({best.expected:.1f} expected)", hint
+        return f"Best: {hint.best.words()}", hint
