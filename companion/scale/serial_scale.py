@@ -4,7 +4,8 @@
 is not useful: nothing answers). Settings: ``baud`` (115200), ``handshake`` seconds to
 wait for the balance to answer (3; an Arduino resets when the port opens), ``rate``
 10 or 80 to set the sampling rate, ``capacity`` and ``interval`` (grams) for a balance
-calibrated only in its firmware.
+calibrated only in its firmware, ``ports`` (a comma list) where to look for the balance
+when its port is gone (default: every serial port of the system).
 
 On opening: PING with a token until it is echoed (the protocol version is checked on
 every line), INFO, the calibration and wiring of each channel, streaming on. A reader
@@ -15,13 +16,17 @@ must equal the raw counts through the calibration the balance keeps (the host de
 them again exactly): a line where they differ is refused like a garbled one. A sequence
 gap, a reset (a hello line) or a reconnect starts a new segment, so no weight mixes
 readings from both sides of a gap. A pulled cable is retried every quarter second for as
-long as it takes; meanwhile the status says "waiting for the balance on PORT".
+long as it takes; meanwhile the status says "waiting for the balance on PORT". When
+the port itself has gone (a USB adapter plugged back in is often given the next name,
+``/dev/ttyUSB1`` for ``/dev/ttyUSB0``), the other ports are asked too, and the balance is
+taken up on the one where the same balance (its device id) answers.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import queue
 import secrets
 import threading
@@ -37,7 +42,7 @@ from companion.scale.boardclock import BoardClock
 from companion.scale.errors import ScaleError, ScaleNotFound, ScaleProtocolError, ScaleTimeout, ScaleUsageError
 from companion.scale.profile import Calibration, load_calibration, nominal
 from companion.scale.registry import ScaleURL
-from companion.scale.serial_port import SerialPortScale, port_problem
+from companion.scale.serial_port import SerialPortScale, open_port, port_problem, release_port
 
 __all__ = ["SerialScale", "firmware_factor", "open_serial", "pin_name", "port_problem"]
 
@@ -227,8 +232,12 @@ class SerialScale(SerialPortScale[_Opened]):
         rate: int | None = None,
         capacity_g: float = 1000.0,
         interval_g: float = 0.1,
+        search_ports: list[str] | None = None,
     ) -> None:
         self._start_port(port, baud, "the balance")
+        self._search_ports = search_ports
+        #: Ports found not to be this balance while it was away (not asked again until it is back).
+        self._not_here: set[str] = set()
         self.handshake_s = handshake_s
         self._rate_wanted = rate
         self._capacity = capacity_g
@@ -255,19 +264,74 @@ class SerialScale(SerialPortScale[_Opened]):
 
     # -- connecting ------------------------------------------------------------------------
 
-    def _open_link(self) -> _Opened:
-        port = self._open_port()
+    def _open_link(self, name: str | None = None) -> _Opened:
+        """Open the port ``name`` (default: this balance's) and start talking.
+
+        Raises:
+            ScaleNotFound: the port is missing, or nothing answers on it like a balance.
+            ScaleProtocolError: a balance of another protocol version answers.
+        """
+        name = self.port_name if name is None else name
+        port = open_port(name, self.baud, self.write_timeout_s)
         try:
             return _handshake(port, self.handshake_s, self._rate_wanted)
         except (serial.SerialException, OSError) as exc:
             port.close()
-            raise ScaleNotFound(f"the balance on {self.port_name} stopped answering: {exc}") from exc
+            raise ScaleNotFound(f"the balance on {name} stopped answering: {exc}") from exc
         except BaseException:
             port.close()
             raise
 
     def _reopen(self) -> _Opened:
-        return self._open_link()
+        try:
+            return self._open_link()
+        except ScaleError:
+            if self._port_present():
+                raise
+            found = self._find_elsewhere()
+            if found is None:
+                raise
+            return found
+
+    def _port_present(self) -> bool:
+        """Whether the port's device file is there (ports named otherwise, COM3 or a
+        pyserial URL, are taken to be)."""
+        return not self.port_name.startswith("/") or os.path.exists(self.port_name)
+
+    def _find_elsewhere(self) -> _Opened | None:
+        """This balance on another port, opened, or None. A port where something else
+        answers, or nothing, is not asked again until the balance is back (opening a port
+        resets an Arduino)."""
+        if self._search_ports is not None:
+            ports = self._search_ports
+        else:
+            from companion.scale.auto import candidate_ports  # auto builds on this module
+
+            ports = candidate_ports()
+        for port in ports:
+            if port == self.port_name or port in self._not_here:
+                continue
+            try:
+                opened = self._open_link(port)
+            except ScaleNotFound as exc:
+                if os.path.exists(port) or not port.startswith("/"):
+                    self._not_here.add(port)
+                log.debug("looking for balance %s: not on %s (%s)", self.device_id, port, exc)
+                continue
+            except ScaleError as exc:
+                self._not_here.add(port)
+                log.debug("looking for balance %s: not on %s (%s)", self.device_id, port, exc)
+                continue
+            if opened[1].device_id != self.device_id:
+                self._not_here.add(port)
+                release_port(opened[0].port)
+                log.info("balance %s is on %s, not balance %s", opened[1].device_id, port, self.device_id)
+                continue
+            log.warning("balance %s came back on %s (it was on %s)", self.device_id, port, self.port_name)
+            self.port_name = port
+            self._not_here.clear()
+            return opened
+        return None
 
     def _resume(self, opened: _Opened) -> None:
         """Back on the balance after a pulled cable (a different one plugged in keeps its own calibration)."""
@@ -523,9 +587,17 @@ def open_serial(url: ScaleURL) -> SerialScale:
     rate = None if not rate_text else url.integer("rate", 80, choices=proto.RATES)
     capacity = url.number("capacity", 1000.0, 1.0, 1e6)
     interval = url.number("interval", max(0.1, capacity / 10000.0), 1e-4, capacity)
+    ports_text = url.text("ports", "")
     url.check_all_used()
     if not url.port:
         raise ScaleUsageError("serial:// needs a port, e.g. serial:///dev/ttyUSB0 or serial://COM3")
     return SerialScale(
-        url.url, url.port, baud=baud, handshake_s=handshake, rate=rate, capacity_g=capacity, interval_g=interval
+        url.url,
+        url.port,
+        baud=baud,
+        handshake_s=handshake,
+        rate=rate,
+        capacity_g=capacity,
+        interval_g=interval,
+        search_ports=[p for p in ports_text.split(",") if p] if ports_text else None,
     )

@@ -175,6 +175,26 @@ def test_watch_waits_through_a_usb_outage(fw, outage_s):
     assert fw.scale.reconnects == 1
 
 
+def test_a_balance_plugged_back_in_under_another_port_name_is_found_there(fw, tmp_path):
+    """Linux often names a USB adapter plugged back in ttyUSB1 where it was ttyUSB0: the
+    driver opened on the first name finds the same balance under the new one."""
+    fw.scale.close()
+    first = tmp_path / "ttyUSB0"  # the name the balance had; the rig's link is its new one
+    first.symlink_to(fw.rig.port)
+    fw.scale = open_scale(f"serial://{first}?handshake=10&ports={tmp_path / 'ttyUSB7'},{fw.rig.link}")
+    device = fw.scale.device_id
+    fw.unplug()
+    first.unlink()
+    fw.replug()
+    deadline = time.monotonic() + 30
+    while fw.scale.port_name != str(fw.rig.link) or not fw.scale.status().connected:
+        assert time.monotonic() < deadline, f"still waiting on {fw.scale.port_name}"
+        time.sleep(0.1)
+    fw.place(12.5)
+    assert fw.scale.weigh_stable(timeout=15.0).grams == pytest.approx(12.5, abs=fw.tolerance_g)
+    assert fw.scale.device_id == device and fw.scale.reconnects == 1
+
+
 def test_readings_are_timed_by_the_balance_not_by_a_busy_host(fw):
     """The host stops reading for a while (a busy tablet): the readings it then gets in a
     burst keep the balance's own spacing, 12.5 ms, so a load cannot look steadier than it is."""
