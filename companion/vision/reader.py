@@ -89,8 +89,9 @@ class ReaderSettings:
     has less than ``look_again_below`` is looked at again (unless it is "not a die" with
     ``look_again_not_die_below`` or more: a spot that sure it is no die costs a pile of
     dice three more reads each), turned by each further quarter turn up to ``face_views``
-    in all (1-4), but in fewer views when the further reads would pass
-    ``look_again_crops`` (a pile of doubtful dice: one more view each at least); with
+    in all (1-4), but in fewer views when the further reads of one look (both finder
+    looks together) would pass ``look_again_crops`` (a pile of doubtful dice: one more
+    view each at least, while any is left); with
     ``second_opinion`` the second face reader (when the models folder has one) reads it
     in the same views, and again in crops cut
     ``second_opinion_scales`` times the finder's die size; all the answers are averaged.
@@ -286,8 +287,14 @@ class DiceReader:
         c2, s2, sc2 = self.find(image, base * f)
         return (np.concatenate([centres, c2]), np.concatenate([sizes, s2]), np.concatenate([scores, sc2]), len(centres))
 
-    def classify(self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> np.ndarray:
-        """Class probabilities (N, C): "not a die", faces 1-6 (and "unreadable die"), for dice at ``centres``."""
+    def classify(
+        self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray, budget: list[int] | None = None
+    ) -> np.ndarray:
+        """Class probabilities (N, C): "not a die", faces 1-6 (and "unreadable die"), for
+        dice at ``centres``. ``budget`` holds the further crops the doubtful dice may still
+        take (``look_again_crops`` when not given); what they take is subtracted from it."""
+        if budget is None:
+            budget = [self.settings.look_again_crops]
         if len(centres) == 0:
             return np.zeros((0, self.n_classes), np.float32)
         crops = np.stack(
@@ -306,7 +313,8 @@ class DiceReader:
         )
         if len(again) == 0:
             return probs
-        views = _views_within(views, len(again), self.settings.look_again_crops)
+        views = _views_within(views, len(again), budget[0])
+        budget[0] -= len(again) * (views - 1)
         turned = [np.rot90(crops[again], k, axes=(2, 3)) for k in range(views)]
         answers = [probs[again]]
         if views > 1:
@@ -419,7 +427,8 @@ class DiceReader:
         used = finder_scale(*image.shape[:2]) if scale is None else scale
         centres, sizes, scores = self.find(image, used)
         n_first = len(centres)
-        probs = self.classify(image, centres, sizes)
+        budget = [self.settings.look_again_crops]  # one for the look, coarse spots included
+        probs = self.classify(image, centres, sizes, budget)
         f = self.settings.coarse_look
         if (
             f > 0
@@ -433,7 +442,7 @@ class DiceReader:
                 np.concatenate([scores, sc2]),
             )
             coarse = self._coarse_worth_reading(probs, centres, sizes, n_first)
-            probs = np.concatenate([probs, self.classify(image, centres[coarse], sizes[coarse])])
+            probs = np.concatenate([probs, self.classify(image, centres[coarse], sizes[coarse], budget)])
             keep = np.concatenate([np.arange(n_first), coarse])
             centres, sizes, scores = centres[keep], sizes[keep], scores[keep]
         cand = Candidates(centres, sizes, scores, probs, used)
@@ -539,9 +548,12 @@ def resolve_overlaps(cand: Candidates, not_die_above: float) -> np.ndarray:
 
 def _views_within(views: int, doubtful: int, budget: int) -> int:
     """How many views (1-4) each of ``doubtful`` dice is read in: ``views``, or fewer so the
-    further reads stay within ``budget`` crops, but one more view at least."""
-    if views <= 2 or doubtful * (views - 1) <= budget:
+    further reads stay within ``budget`` crops, but one more view at least while any
+    budget is left."""
+    if doubtful * (views - 1) <= budget:
         return views
+    if budget <= 0:
+        return 1
     return max(2, 1 + budget // doubtful)
 
 

@@ -216,7 +216,7 @@ def test_a_die_read_surely_by_the_first_look_is_not_read_again_from_the_coarse_o
     spots = len(reader.find_all(image)[0])
     read = []
     classify = reader.classify
-    monkeypatch.setattr(reader, "classify", lambda im, c, s: read.append(len(c)) or classify(im, c, s))
+    monkeypatch.setattr(reader, "classify", lambda im, c, s, *rest: read.append(len(c)) or classify(im, c, s, *rest))
     cand = reader.candidates(image)
     assert sum(read) == len(cand) < spots  # the coarse look's spots of the dice read surely: not read
     sure = cand.probs[:, 1:7].max(1) >= reader.settings.look_again_below
@@ -258,7 +258,9 @@ def test_only_dice_read_with_doubt_are_looked_at_again():
         (4, 12, 24, 3),
         (4, 27, 24, 2),  # a pile: one more view each, still
         (4, 200, 24, 2),
-        (2, 200, 0, 2),
+        (2, 200, 0, 1),  # nothing left (the first look's dice took it)
+        (2, 20, 24, 2),
+        (4, 30, -6, 1),
         (1, 50, 24, 1),
     ],
 )
