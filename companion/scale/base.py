@@ -91,8 +91,8 @@ class PanStatus:
     measurement), ``noise_ratio`` that noise against the HX711 datasheet figure at this
     rate, ``averaging`` how many readings a weighing averages because of it, and
     ``band_g`` the motion band it uses; ``noisy`` says a working pan's measured noise is
-    worth a word to the maker (its message then says what to check). ``wiring`` names the pins when the balance says
-    them (``{"dout": "D4", "sck": "D5"}``).
+    worth a word to the maker (its message then says what to check). ``wiring`` names the
+    pins when the balance says them (``{"dout": "D4", "sck": "D5"}``).
     """
 
     channel: int

@@ -313,13 +313,9 @@ class SerialScale(SerialPortScale[_Opened]):
                 continue
             try:
                 opened = self._open_link(port)
-            except ScaleNotFound as exc:
-                if os.path.exists(port) or not port.startswith("/"):
-                    self._not_here.add(port)
-                log.debug("looking for balance %s: not on %s (%s)", self.device_id, port, exc)
-                continue
             except ScaleError as exc:
-                self._not_here.add(port)
+                if not isinstance(exc, ScaleNotFound) or os.path.exists(port) or not port.startswith("/"):
+                    self._not_here.add(port)  # a port that is not there yet may still appear
                 log.debug("looking for balance %s: not on %s (%s)", self.device_id, port, exc)
                 continue
             if opened[1].device_id != self.device_id:

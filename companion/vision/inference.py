@@ -12,7 +12,6 @@ from __future__ import annotations
 import abc
 import importlib.util
 import logging
-from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -124,14 +123,11 @@ def load_network(path: Path, backend: str | None = None, *, any_size: bool = Fal
         raise VisionError(f"unknown inference backend {chosen!r}; use one of {', '.join(BACKENDS)}")
     if chosen not in have:
         raise VisionError(f"the inference backend {chosen} is not installed; use one of {', '.join(have)}")
-    makers: dict[str, Callable[[], Network]] = {
-        "onnxruntime": lambda: OnnxRuntimeNetwork(path),
-        # OpenCV 5's default engine runs a few small crops about 40 % slower than its
-        # classic one; the finder is as fast on either
-        "opencv": lambda: OpenCVNetwork(path, None if any_size else "classic"),
-    }
-    net = makers[chosen]()
-    if any_size and isinstance(net, OnnxRuntimeNetwork) and not net.any_size:
+    if chosen == "onnxruntime":
+        net = OnnxRuntimeNetwork(path)
+        if not any_size or net.any_size:
+            return net
         log.info("%s was exported for one picture size: OpenCV runs it", path.name)
-        net = OpenCVNetwork(path)
-    return net
+    # OpenCV 5's default engine runs a few small crops about 40 % slower than its classic
+    # one; the finder is as fast on either
+    return OpenCVNetwork(path, None if any_size else "classic")

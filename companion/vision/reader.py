@@ -287,16 +287,17 @@ class DiceReader:
         c2, s2, sc2 = self.find(image, base * f)
         return (np.concatenate([centres, c2]), np.concatenate([sizes, s2]), np.concatenate([scores, sc2]), len(centres))
 
-    def classify(
-        self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray, budget: list[int] | None = None
-    ) -> np.ndarray:
-        """Class probabilities (N, C): "not a die", faces 1-6 (and "unreadable die"), for
-        dice at ``centres``. ``budget`` holds the further crops the doubtful dice may still
-        take (``look_again_crops`` when not given); what they take is subtracted from it."""
-        if budget is None:
-            budget = [self.settings.look_again_crops]
+    def classify(self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, C): "not a die", faces 1-6 (and "unreadable die"), for dice at ``centres``."""
+        return self._classify(image, centres, sizes, self.settings.look_again_crops)[0]
+
+    def _classify(
+        self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray, budget: int
+    ) -> tuple[np.ndarray, int]:
+        """:meth:`classify`, the doubtful dice taking at most ``budget`` further crops; with
+        the further crops they took."""
         if len(centres) == 0:
-            return np.zeros((0, self.n_classes), np.float32)
+            return np.zeros((0, self.n_classes), np.float32), 0
         crops = np.stack(
             [
                 normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
@@ -307,14 +308,13 @@ class DiceReader:
         views = max(1, min(4, self.settings.face_views))
         second = self._second if self.settings.second_opinion else None
         if views == 1 and second is None:
-            return probs
+            return probs, 0
         again = np.flatnonzero(
             (probs.max(1) < self.settings.look_again_below) & (probs[:, 0] < self.settings.look_again_not_die_below)
         )
         if len(again) == 0:
-            return probs
-        views = _views_within(views, len(again), budget[0])
-        budget[0] -= len(again) * (views - 1)
+            return probs, 0
+        views = _views_within(views, len(again), budget)
         turned = [np.rot90(crops[again], k, axes=(2, 3)) for k in range(views)]
         answers = [probs[again]]
         if views > 1:
@@ -334,7 +334,7 @@ class DiceReader:
                 turned += [np.rot90(resized, k, axes=(2, 3)) for k in range(views)]
             answers.append(self._face_probs(second, np.concatenate(turned)))
         probs[again] = np.concatenate(answers).reshape(-1, len(again), probs.shape[1]).mean(0)
-        return probs
+        return probs, len(again) * (views - 1)
 
     def _coarse_worth_reading(
         self, first: np.ndarray, centres: np.ndarray, sizes: np.ndarray, n_first: int
@@ -427,8 +427,8 @@ class DiceReader:
         used = finder_scale(*image.shape[:2]) if scale is None else scale
         centres, sizes, scores = self.find(image, used)
         n_first = len(centres)
-        budget = [self.settings.look_again_crops]  # one for the look, coarse spots included
-        probs = self.classify(image, centres, sizes, budget)
+        # one look-again budget for the look, its coarse spots included
+        probs, spent = self._classify(image, centres, sizes, self.settings.look_again_crops)
         f = self.settings.coarse_look
         if (
             f > 0
@@ -442,7 +442,8 @@ class DiceReader:
                 np.concatenate([scores, sc2]),
             )
             coarse = self._coarse_worth_reading(probs, centres, sizes, n_first)
-            probs = np.concatenate([probs, self.classify(image, centres[coarse], sizes[coarse], budget)])
+            more, _ = self._classify(image, centres[coarse], sizes[coarse], self.settings.look_again_crops - spent)
+            probs = np.concatenate([probs, more])
             keep = np.concatenate([np.arange(n_first), coarse])
             centres, sizes, scores = centres[keep], sizes[keep], scores[keep]
         cand = Candidates(centres, sizes, scores, probs, used)

@@ -215,8 +215,8 @@ def test_a_die_read_surely_by_the_first_look_is_not_read_again_from_the_coarse_o
     image = render_scene(900_307, 640, 480, n_dice=3, die_px=(85.0, 95.0)).image
     spots = len(reader.find_all(image)[0])
     read = []
-    classify = reader.classify
-    monkeypatch.setattr(reader, "classify", lambda im, c, s, *rest: read.append(len(c)) or classify(im, c, s, *rest))
+    classify = reader._classify
+    monkeypatch.setattr(reader, "_classify", lambda im, c, s, budget: read.append(len(c)) or classify(im, c, s, budget))
     cand = reader.candidates(image)
     assert sum(read) == len(cand) < spots  # the coarse look's spots of the dice read surely: not read
     sure = cand.probs[:, 1:7].max(1) >= reader.settings.look_again_below

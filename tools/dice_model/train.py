@@ -335,6 +335,10 @@ def train_faces(
 # ------------------------------------------------------------------------- export ---------
 
 
+#: The finder's open axes, input then output: batch, height and width.
+FINDER_AXES = ({0: "n", 2: "h", 3: "w"}, {0: "n", 2: "gh", 3: "gw"})
+
+
 def export_finder(finder: Finder, out: Path) -> Path:
     """Write the finder as the ONNX file the reader loads; returns its path."""
     out.mkdir(parents=True, exist_ok=True)
@@ -346,7 +350,7 @@ def export_finder(finder: Finder, out: Path) -> Path:
         output_names=["maps"],
         # any picture size: the reader's looks are not square, and ONNX Runtime holds a
         # network to the sizes its file names
-        dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "gh", 3: "gw"}},
+        dynamic_axes={"image": FINDER_AXES[0], "maps": FINDER_AXES[1]},
         opset_version=17,
         dynamo=False,
     )
@@ -357,9 +361,9 @@ def finder_any_size(src: Path, dst: Path) -> None:
     """Copy the finder at ``src`` to ``dst``, marked to take pictures of any size (a finder
     exported before the finder's axes were dynamic names one size; the network is the same)."""
     model = onnx.load(str(src))
-    for value, names in ((model.graph.input[0], ("n", "c", "h", "w")), (model.graph.output[0], ("n", "c", "gh", "gw"))):
-        for i in (0, 2, 3):
-            value.type.tensor_type.shape.dim[i].dim_param = names[i]
+    for value, axes in zip((model.graph.input[0], model.graph.output[0]), FINDER_AXES, strict=True):
+        for i, name in axes.items():
+            value.type.tensor_type.shape.dim[i].dim_param = name
     onnx.checker.check_model(model)
     onnx.save(model, str(dst))
 
