@@ -156,8 +156,7 @@ def run_watch(args: argparse.Namespace) -> int:
             scale.calibration(args.channel)  # refuses a pan the balance does not have
         shown = 0
         said: tuple[str, float] | None = None
-        stream = scale.watch(notice_s=1.0) if hasattr(scale, "watch") else scale.readings(timeout=5.0)
-        for item in stream:
+        for item in scale.watch(notice_s=1.0):
             if isinstance(item, Waiting):
                 now = scale.now()
                 if said is None or said[0] != item.message or now - said[1] >= WAITING_REPEAT_S:
@@ -243,7 +242,7 @@ def run_tare(args: argparse.Namespace) -> int:
 
 def _listen(scale: Any, seconds: float) -> None:
     """Read for ``seconds`` (the scale's clock) so each pan measures its noise at rest."""
-    if seconds <= 0 or not hasattr(scale, "watch"):
+    if seconds <= 0:
         return
     end = scale.now() + seconds
     for _ in scale.watch(notice_s=min(1.0, seconds)):
@@ -319,10 +318,11 @@ def _progress_printer(stream: Any) -> Any:
 
 
 def _instructor(scale: Any, args: argparse.Namespace) -> Any:
-    from companion.scale.calprocedure import LoadStep, sim_instructor
+    from companion.scale.calprocedure import LoadStep, sim_instructor, simulator_of
 
-    if getattr(scale, "simulated", False) and hasattr(scale, "place"):
-        placer = sim_instructor(scale, args.channel)
+    sim = simulator_of(scale)
+    if sim is not None:
+        placer = sim_instructor(sim, args.channel)
 
         def instruct_sim(step: LoadStep, index: int, total: int) -> None:
             _err(f"load {index + 1}/{total}: the simulator does it: {step.words()}")
@@ -344,13 +344,12 @@ def _instructor(scale: Any, args: argparse.Namespace) -> Any:
 
 
 def _plan(args: argparse.Namespace, scale: Any) -> Any:
-    from companion.scale.calprocedure import Plan, masses_with_tolerances
+    from companion.scale.calprocedure import Plan, masses_with_tolerances, simulator_of
 
     fit = masses_with_tolerances(args.masses)
     checks = masses_with_tolerances(args.check, "--check")
     current = scale.calibration(args.channel)
-    simulated = getattr(scale, "simulated", False) and hasattr(scale, "place")
-    mass_class = args.mass_class or ("exact" if simulated else "M3")
+    mass_class = args.mass_class or ("exact" if simulator_of(scale) is not None else "M3")
     return Plan(
         masses=tuple(m for m, _ in fit),
         checks=tuple(m for m, _ in checks),
@@ -374,8 +373,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
     masses_with_tolerances(args.masses)  # a bad list is refused before the balance is opened
     masses_with_tolerances(args.check, "--check")
     with _open(args.url) as scale:
-        if not hasattr(scale, "fresh_samples"):
-            raise ScaleError("this kind of balance cannot be calibrated by Purser")
         plan = _plan(args, scale)
         checks = f"; checked with {', '.join(f'{m:g} g' for m in plan.checks)}" if plan.checks else ""
         _err(

@@ -6,9 +6,13 @@ import abc
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.pans import pan_name
+from companion.scale.errors import ScaleTimeout
+
+if TYPE_CHECKING:
+    from companion.scale.noise import Diagnosis
 
 #: What a pan can be doing, as :attr:`PanStatus.state` gives it.
 PAN_STATES = (
@@ -157,6 +161,37 @@ class ScaleStatus:
 
 
 @dataclass(frozen=True)
+class Reading:
+    """A sample as a caller sees it: net grams (after tare), and whether the load is stable.
+
+    ``message`` says what is wrong with the pan when the reading is no weight (which pan,
+    which wire, what to try).
+    """
+
+    sample: Sample
+    net_g: float | None
+    stable: bool
+    reason: str
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """A plain dict for ``scale watch --json``."""
+        s = self.sample
+        return {
+            "t": round(s.t, 4),
+            "channel": s.channel,
+            "pan": pan_name(s.channel),
+            "raw": s.raw,
+            "grams": None if self.net_g is None else round(self.net_g, 4),
+            "stable": self.stable,
+            "reason": self.reason,
+            "saturated": s.saturated,
+            "fault": s.fault,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
 class Waiting:
     """No reading for a while: what a live view shows instead (``message``), e.g.
     "waiting for the balance on /dev/ttyUSB0" while it is unplugged."""
@@ -174,8 +209,45 @@ class Scale(abc.ABC):
     device_id: str = ""
 
     @abc.abstractmethod
+    def readings(self, timeout: float = 2.0) -> Iterator[Reading]:
+        """Live readings with net grams and the stable flag, until the caller stops.
+
+        Raises:
+            ScaleTimeout: no reading within ``timeout`` s.
+            ScaleError: the balance is gone.
+        """
+
     def samples(self, timeout: float = 2.0) -> Iterator[Sample]:
         """Live readings as they arrive; raises ``ScaleTimeout`` if none within ``timeout`` s."""
+        for reading in self.readings(timeout):
+            yield reading.sample
+
+    def fresh_samples(self, channel: int | None = None, timeout: float = 2.0) -> Iterator[Sample]:
+        """Readings that arrive from now on (only ``channel``'s, if given), until the caller stops.
+
+        Raises:
+            ScaleTimeout: no reading within ``timeout`` s.
+        """
+        for sample in self.samples(timeout):
+            if channel is None or sample.channel == channel:
+                yield sample
+
+    def watch(self, notice_s: float = 1.0) -> Iterator[Reading | Waiting]:
+        """Live readings for as long as the caller wants: when none comes for ``notice_s``
+        seconds a :class:`Waiting` says so, and readings resume when the balance is back.
+
+        Raises:
+            ScaleError: the balance is gone.
+        """
+        while True:
+            try:
+                yield from self.readings(notice_s)
+            except ScaleTimeout:
+                yield Waiting(f"waiting for the balance {self.url or self.device_id}".rstrip())
+
+    def diagnose(self, channel: int = 0) -> Diagnosis | None:
+        """Why pan ``channel`` is not settling, or None when the backend cannot tell."""
+        return None
 
     @abc.abstractmethod
     def tare(self, channel: int = 0, timeout: float = 10.0) -> None:

@@ -21,8 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from companion.pans import pan_name
+from companion.scale.base import Scale
 from companion.scale.calibration import (
     BadPlan,
     CalibrationError,
@@ -37,6 +39,9 @@ from companion.scale.core import StreamScale
 from companion.scale.errors import ScaleError, ScaleTimeout
 from companion.scale.profile import SavedProfile, profile_path, save_profile
 from companion.scale.stable import StabilityRule
+
+if TYPE_CHECKING:
+    from companion.scale.sim import SimScale
 
 log = logging.getLogger(__name__)
 
@@ -287,7 +292,7 @@ def wait_for_noise(scale: StreamScale, channel: int, timeout_s: float = 10.0) ->
 
 
 def calibrate(
-    scale: StreamScale,
+    scale: Scale,
     plan: Plan,
     ask: Ask,
     progress: Progress | None = None,
@@ -304,7 +309,10 @@ def calibrate(
 
     Raises:
         CalibrationError: a load never settled, the cell faulted, or the fit is impossible.
+        ScaleError: this kind of balance keeps no calibration Purser can set.
     """
+    if not isinstance(scale, StreamScale):
+        raise ScaleError("this kind of balance cannot be calibrated by Purser")
     steps = plan.steps()
     recorded: list[Step] = []
     previous: float | None = None
@@ -427,18 +435,25 @@ def sim_placer(scale: object, channel: int = 0) -> Ask:
     return ask
 
 
-def sim_instructor(scale: object, channel: int = 0) -> Callable[[LoadStep, int, int], None]:
+def simulator_of(scale: object) -> SimScale | None:
+    """``scale`` when it is the built-in simulator, which can put masses on itself; else None."""
+    from companion.scale.sim import SimScale
+
+    return scale if isinstance(scale, SimScale) else None
+
+
+def sim_instructor(scale: SimScale, channel: int = 0) -> Callable[[LoadStep, int, int], None]:
     """An ``instruct`` for the simulator: it moves each mass itself, lifting it for a moment
     between corners as a hand would."""
 
     def instruct(step: LoadStep, _index: int, _total: int) -> None:
-        scale.clear(channel)  # type: ignore[attr-defined]
+        scale.clear(channel)
         if not step.mass_g:
             return
         if step.moved:
-            scale.at(0.4, lambda: scale.place(step.mass_g, channel, position=step.position))  # type: ignore[attr-defined]
+            scale.at(0.4, lambda: scale.place(step.mass_g, channel, position=step.position))
         else:
-            scale.place(step.mass_g, channel, position=step.position)  # type: ignore[attr-defined]
+            scale.place(step.mass_g, channel, position=step.position)
 
     return instruct
 

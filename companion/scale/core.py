@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from companion.pans import pan_name
-from companion.scale.base import PanStatus, Sample, Scale, ScaleStatus, Waiting, Weighing
+from companion.scale.base import PanStatus, Reading, Sample, Scale, ScaleStatus, Waiting, Weighing
 from companion.scale.errors import ScaleError, ScaleFault, ScaleTimeout, ScaleUsageError
 from companion.scale.noise import (
     DATASHEET_NOISE_COUNTS,
@@ -52,37 +52,6 @@ MAX_WINDOW_S = 4.0
 #: The pins of the firmware's default wiring (``firmware/purser_balance/config.h``), which
 #: the simulator names too.
 DEFAULT_WIRING = ({"dout": "D2", "sck": "D3"}, {"dout": "D4", "sck": "D5"})
-
-
-@dataclass(frozen=True)
-class Reading:
-    """A sample as a caller sees it: net grams (after tare), and whether the load is stable.
-
-    ``message`` says what is wrong with the pan when the reading is no weight (which pan,
-    which wire, what to try).
-    """
-
-    sample: Sample
-    net_g: float | None
-    stable: bool
-    reason: str
-    message: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        """A plain dict for ``scale watch --json``."""
-        s = self.sample
-        return {
-            "t": round(s.t, 4),
-            "channel": s.channel,
-            "pan": pan_name(s.channel),
-            "raw": s.raw,
-            "grams": None if self.net_g is None else round(self.net_g, 4),
-            "stable": self.stable,
-            "reason": self.reason,
-            "saturated": s.saturated,
-            "fault": s.fault,
-            "message": self.message,
-        }
 
 
 @dataclass
@@ -410,11 +379,6 @@ class StreamScale(Scale):
     def write_calibration(self, calibration: Calibration) -> bool:
         """Store ``calibration`` in the balance itself; False when the balance cannot keep one."""
         return False
-
-    def samples(self, timeout: float = 2.0) -> Iterator[Sample]:
-        """Live readings as they arrive; raises ``ScaleTimeout`` if none within ``timeout`` s."""
-        for reading in self.readings(timeout):
-            yield reading.sample
 
     def readings(self, timeout: float = 2.0) -> Iterator[Reading]:
         """Live readings with net grams and the stable flag, until the caller stops.

@@ -144,16 +144,11 @@ def explain_failure(scale: Any, exc: BaseException, channel: int) -> BalanceTrou
     diagnosis = getattr(exc, "diagnosis", None)  # the driver's judgement when it gave up
     try:
         status = scale.status()
-        if (
-            isinstance(exc, ScaleTimeout)
-            and diagnosis is None
-            and hasattr(scale, "diagnose")
-            and 0 <= channel < scale.channels
-        ):
+        if isinstance(exc, ScaleTimeout) and diagnosis is None and 0 <= channel < scale.channels:
             diagnosis = scale.diagnose(channel)
     except Exception:  # the explanation must never hide the failure it explains
         log.exception("could not ask the balance why it gave no weight")
-    pan = status.pan(channel) if status is not None and hasattr(status, "pan") else None
+    pan = status.pan(channel) if status is not None else None
     waiting = ""
     if status is not None and getattr(status, "waiting", False):
         waiting = pan.message if pan is not None and pan.message else "waiting for the balance"
@@ -424,7 +419,7 @@ class HardwareService(EventDispatcher):
         """The latest live reading and every pan's state (runs on the scale thread), at most
         :data:`LIVE_RATE_HZ` times a second, on the real clock and the scale's own (a
         simulator on a virtual clock is read at the pace of a real one)."""
-        from companion.scale.base import Waiting
+        from companion.scale.base import Reading, Waiting
 
         scale = self._scale
         if scale is None:
@@ -439,9 +434,9 @@ class HardwareService(EventDispatcher):
         clock = getattr(scale, "now", None)
         try:
             if self._samples is None:
-                self._samples = iter(self._live_stream(scale))
-            latest: Any = None
-            waiting: Any = None
+                self._samples = iter(scale.watch(notice_s=WAIT_NOTICE_S))
+            latest: Reading | None = None
+            waiting: Waiting | None = None
             started = time.monotonic()
             began = clock() if clock is not None else 0.0
             while True:
@@ -449,8 +444,7 @@ class HardwareService(EventDispatcher):
                 if isinstance(item, Waiting):
                     waiting = item
                     break
-                sample = getattr(item, "sample", item)
-                if sample.channel == channel:
+                if item.sample.channel == channel:
                     latest = item
                 spent = time.monotonic() - started
                 if spent >= 1.0:  # the watched pan says nothing (a firmware reporting its fault slowly)
@@ -472,21 +466,10 @@ class HardwareService(EventDispatcher):
         if latest is None:
             on_ui(self._live_reading, None, False, status)
             return
-        sample = getattr(latest, "sample", latest)
-        if hasattr(latest, "net_g"):
-            grams, stable = latest.net_g, bool(latest.stable)
-        else:
-            grams, stable = sample.grams, not status.unstable
-        if sample.fault or sample.saturated:
+        grams, stable = latest.net_g, latest.stable
+        if latest.sample.fault or latest.sample.saturated:
             grams = None
         on_ui(self._live_reading, grams, stable, status)
-
-    @staticmethod
-    def _live_stream(scale: Any) -> Any:
-        """Readings through any unplugging (``watch``), else the backend's plain stream."""
-        if hasattr(scale, "watch"):
-            return scale.watch(notice_s=WAIT_NOTICE_S)
-        return scale.readings(timeout=2.0) if hasattr(scale, "readings") else scale.samples(timeout=2.0)
 
     def _live_reading(self, grams: float | None, stable: bool, status: Any) -> None:
         self.grams = grams

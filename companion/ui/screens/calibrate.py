@@ -202,14 +202,11 @@ class CalibrateScreen(Screen):
 
     def _calibrate(self, scale: Any, plan: Any) -> Any:
         """The whole procedure (runs on the scale thread)."""
-        from companion.scale.calprocedure import calibrate, keep_calibration, sim_instructor
-        from companion.scale.errors import ScaleError
+        from companion.scale.calprocedure import calibrate, keep_calibration, sim_instructor, simulator_of
 
-        if not hasattr(scale, "fresh_samples"):
-            raise ScaleError("this kind of balance cannot be calibrated by Purser")
         steps = plan.steps()
-        simulated = bool(getattr(scale, "simulated", False) and hasattr(scale, "place"))
-        placer = sim_instructor(scale, plan.channel) if simulated else None
+        sim = simulator_of(scale)
+        placer = sim_instructor(sim, plan.channel) if sim is not None else None
         held: dict[int, float] = {}
 
         def instruct(step: Any, index: int, total: int) -> None:
