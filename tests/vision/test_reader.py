@@ -183,20 +183,20 @@ def test_a_die_seen_by_both_looks_is_read_once_from_the_surer_spot():
     # the first look sized a large die a little small and read it surely; the coarse look
     # sized it right and read it with doubt: either way one die, the sure reading kept
     surer_smaller = _spots((300, 300, 200, 4, 0.55, 0.3), (305, 295, 150, 4, 0.97, 0.01))
-    assert resolve_overlaps(surer_smaller, 0.5).tolist() == [1]
+    assert resolve_overlaps(surer_smaller, ReaderSettings()).tolist() == [1]
     surer_larger = _spots((300, 300, 200, 4, 0.97, 0.01), (305, 295, 150, 4, 0.55, 0.3))
-    assert resolve_overlaps(surer_larger, 0.5).tolist() == [0]
+    assert resolve_overlaps(surer_larger, ReaderSettings()).tolist() == [0]
     twins = _spots((300, 300, 150, 4, 0.9, 0.05), (302, 301, 150, 4, 0.95, 0.02))
-    assert resolve_overlaps(twins, 0.5).tolist() == [1]
+    assert resolve_overlaps(twins, ReaderSettings()).tolist() == [1]
 
 
 def test_a_pip_read_surely_does_not_replace_the_die_read_with_doubt():
     # ring pips look like the face of a "1": a pip read surely inside a 3 read with doubt
     c = _spots((300, 300, 200, 3, 0.6, 0.2), (250, 250, 50, 1, 0.98, 0.01))
-    assert resolve_overlaps(c, 0.5).tolist() == [0]
+    assert resolve_overlaps(c, ReaderSettings()).tolist() == [0]
     # the same spot at half the die's size is not a pip but a die of a cluster seen as one
     c = _spots((300, 300, 200, 3, 0.6, 0.2), (260, 260, 100, 1, 0.98, 0.01))
-    assert resolve_overlaps(c, 0.5).tolist() == [1]
+    assert resolve_overlaps(c, ReaderSettings()).tolist() == [1]
 
 
 def test_both_finder_looks_are_read():

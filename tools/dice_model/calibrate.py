@@ -133,7 +133,7 @@ def fit_temperature(helds: list[Held], labels: dict[str, LabelledImage], setting
     found most likely (grid over 0.25-8, log-spaced)."""
     logs, truth = [], []
     for h in helds:
-        keep = resolve_overlaps(h.cand, settings.not_die_above)
+        keep = resolve_overlaps(h.cand, settings)
         if len(keep) == 0:
             continue
         c = h.cand.take(keep)
