@@ -9,6 +9,8 @@ from __future__ import annotations
 import abc
 import contextlib
 import logging
+import os
+import re
 import time
 from typing import Generic, TypeVar
 
@@ -37,6 +39,19 @@ def port_problem(port: str, exc: BaseException) -> str:
             f"the port {port} is busy or not allowed (another program using it, or add yourself to the dialout group)"
         )
     return f"cannot open the port {port}: {text}"
+
+
+def port_present(name: str) -> bool:
+    """Whether serial port ``name`` is there now: a device file (``/dev/ttyUSB0``) that
+    exists, or a Windows port (``COM3``) the system lists. A pyserial URL (``loop://``,
+    ``socket://``) is taken to be there."""
+    if name.startswith("/"):
+        return os.path.exists(name)
+    if re.fullmatch(r"(?i)com\d+", name):
+        from serial.tools import list_ports
+
+        return name.upper() in {p.device.upper() for p in list_ports.comports()}
+    return True
 
 
 def open_port(port: str, baud: int, write_timeout: float | None = None) -> serial.SerialBase:

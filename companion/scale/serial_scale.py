@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import queue
 import secrets
 import threading
@@ -42,7 +41,7 @@ from companion.scale.boardclock import BoardClock
 from companion.scale.errors import ScaleError, ScaleNotFound, ScaleProtocolError, ScaleTimeout, ScaleUsageError
 from companion.scale.profile import Calibration, load_calibration, nominal
 from companion.scale.registry import ScaleURL
-from companion.scale.serial_port import SerialPortScale, open_port, port_problem, release_port
+from companion.scale.serial_port import SerialPortScale, open_port, port_present, port_problem, release_port
 
 __all__ = ["SerialScale", "firmware_factor", "open_serial", "pin_name", "port_problem"]
 
@@ -286,17 +285,12 @@ class SerialScale(SerialPortScale[_Opened]):
         try:
             return self._open_link()
         except ScaleError:
-            if self._port_present():
+            if port_present(self.port_name):
                 raise
             found = self._find_elsewhere()
             if found is None:
                 raise
             return found
-
-    def _port_present(self) -> bool:
-        """Whether the port's device file is there (ports named otherwise, COM3 or a
-        pyserial URL, are taken to be)."""
-        return not self.port_name.startswith("/") or os.path.exists(self.port_name)
 
     def _find_elsewhere(self) -> _Opened | None:
         """This balance on another port, opened, or None. A port where something else
@@ -314,7 +308,7 @@ class SerialScale(SerialPortScale[_Opened]):
             try:
                 opened = self._open_link(port)
             except ScaleError as exc:
-                if not isinstance(exc, ScaleNotFound) or os.path.exists(port) or not port.startswith("/"):
+                if not isinstance(exc, ScaleNotFound) or port_present(port):
                     self._not_here.add(port)  # a port that is not there yet may still appear
                 log.debug("looking for balance %s: not on %s (%s)", self.device_id, port, exc)
                 continue
