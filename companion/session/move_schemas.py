@@ -153,6 +153,7 @@ SCALLYWAGGER: dict[str, Schema] = {
     "adventure": {"card": TEXT, "target": NAME},
     "reveal": {"dice": DICE, "count": _int(0, 1000), "detections": MEASUREMENT, "from": FROM},
     "confirm": {"die": _int(0, 1000), "value": FACE},
+    "drop": {"die": _int(0, 1000)},
     "draw": {"deck": TEXT, "card": TEXT},
 }
 

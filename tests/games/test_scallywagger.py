@@ -349,6 +349,37 @@ def test_a_camera_reading_with_the_wrong_number_of_dice_changes_nothing():
     assert s.phase == "reveal" and s.crew == (5, 5)
 
 
+def test_dice_the_camera_saw_too_many_of_are_said_to_be_no_dice_before_the_bid_is_settled():
+    s = new(("Ana", "Ben"))
+    s, _ = run(s, bid("Ana", 3, 6), {"type": "call", "player": "Ben"})
+    # 12 spots for 10 crewmates: two of the three unsure ones are no dice (a coin, a pip)
+    s, events = act(s, type="reveal", detections=detections([6, 6, 6, 2, 3, 4, 1, 6, 2, 2, 6, 6], unsure=(7, 10, 11)))
+    assert s.phase == "confirm" and "2 of them are no dice" in events[0]["text"]
+    assert "2 of them are no dice: say which" in sw.summary(s).prompt
+    legal = sw.legal_actions(s)
+    assert [a for a in legal if a["type"] == "drop"] == [{"type": "drop", "die": i} for i in (7, 10, 11)]
+    assert {"type": "confirm", "die": 7, "value": 6} in legal
+    s, _ = act(s, type="confirm", die=7, value=6)
+    # both left are no dice: a face for either is refused
+    assert not [a for a in sw.legal_actions(s) if a["type"] == "confirm"]
+    with pytest.raises(IllegalAction, match="one of those that are not dice"):
+        act(s, type="confirm", die=10, value=6)
+    s, events = act(s, type="drop", die=10, player="Ben")
+    assert events[0]["text"] == "Ben says die 10 is no die." and s.phase == "confirm"
+    s, events = act(s, type="drop", die=11)
+    revealed = next(e for e in events if e["type"] == "revealed")
+    assert revealed["count"] == 4 and len(revealed["dice"]) == 10
+    assert s.crew == (5, 4), "four 6s among the ten dice: the bid of three stands"
+
+
+def test_a_camera_reading_with_more_extra_dice_than_unsure_ones_changes_nothing():
+    s = new(("Ana", "Ben"))
+    s, _ = run(s, bid("Ana", 3, 6), {"type": "call", "player": "Ben"})
+    with pytest.raises(IllegalAction, match="camera saw 12 dice but 10 crewmates"):
+        act(s, type="reveal", detections=detections([6] * 12, unsure=(3,)))
+    assert s.phase == "reveal" and s.crew == (5, 5)
+
+
 def test_reveal_lists_the_camera_and_every_count():
     s = new(("Ana", "Ben"))
     s, _ = run(s, bid("Ana", 3, 6), {"type": "call", "player": "Ben"})

@@ -159,6 +159,30 @@ def test_confirming_something_not_waiting_is_refused(index, value, message):
         r.confirm(index, value)
 
 
+@pytest.mark.parametrize(
+    ("seen", "unsure", "accepted"),
+    [(4, (1, 2), True), (5, (1, 2), True), (6, (1, 2), False), (4, (), False), (2, (0,), False)],
+)
+def test_the_camera_may_see_more_dice_than_are_there_only_among_its_unsure_ones(seen, unsure, accepted):
+    action = {"detections": detections([4] * seen, unsure=unsure)}
+    if not accepted:
+        with pytest.raises(IllegalAction, match=f"camera saw {seen} dice but 3 crewmates"):
+            reveal_from_action(action, 3, 4)
+        return
+    r = reveal_from_action(action, 3, 4)
+    assert r.surplus == seen - 3 and r.expected == 3
+
+
+def test_dropped_spots_do_not_count():
+    r = reveal_from_action({"detections": detections([4, 1, 4, 4], unsure=(2, 3))}, 3, 4)
+    r = r.drop(3)
+    assert r.surplus == 0 and r.unsure == (2,) and r.dropped == (3,)
+    with pytest.raises(IllegalAction, match="is a die: say what it shows"):
+        r.drop(2)
+    r = r.confirm(2, 4)
+    assert r.kept() == (4, 1, 4) and r.counted(4, False) == 2 and r.counted(4, True) == 3
+
+
 def test_typed_dice_and_count():
     assert reveal_from_action({"dice": [2, 2, 5]}, 3, 2).counted(2, False) == 2
     r = reveal_from_action({"count": 0}, 3, 2)

@@ -102,3 +102,39 @@ def test_a_die_of_the_reveal_is_confirmed_by_tapping_it(app):
     kd.tap_key(screen, "fix:2")
     assert c.summary.detail["phase"] != "confirm"
     assert kd.outside_parent(app.root) == []
+
+
+def test_a_spot_the_camera_took_for_an_extra_die_is_taken_away_by_tapping_it(app):
+    app.start_game("scallywagger", ["Ana", "Ben"], {}, seed=1)
+    kd.pump()
+    screen = app.manager.current_screen
+    c = app.controller
+    kd.tap_key(screen, "first_captain:Ana:")
+    kd.tap_key(screen, "face:3")
+    kd.tap_key(screen, "bid:2:3")
+    kd.tap_key(screen, "call::")
+    seen = [3, 3, 5, 1, 2, 6, 3, 4, 2, 1, 1]  # 11 spots for 10 crewmates: one is no die
+    c.act(
+        {
+            "type": "reveal",
+            "detections": {
+                "dice": [
+                    {"value": v, "box": [0, 0, 9, 9], "confidence": 0.9, "unsure": i in (4, 10)}
+                    for i, v in enumerate(seen)
+                ],
+                "unsure": 2,
+            },
+        }
+    )
+    kd.pump(2)
+    assert "1 of those marked ? is no die" in screen.fix_text
+    kd.tap(kd.find(screen, key="reveal:10"))
+    assert screen.can_drop and screen.can_confirm
+    kd.tap_key(screen, "fix:none")
+    assert c.session.history()[-1].action == {"type": "drop", "die": 10}
+    assert kd.find_all(screen, key="reveal:10") == []
+    kd.tap(kd.find(screen, key="reveal:4"))
+    assert not screen.can_drop and screen.can_confirm  # ten dice left: this one is a die
+    kd.tap_key(screen, "fix:2")
+    assert c.summary.detail["phase"] != "confirm"
+    assert c.session.history()[-1].action == {"type": "confirm", "die": 4, "value": 2}

@@ -18,7 +18,7 @@ Bids are capped at the number of dice on the table (a bid above it can never be 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.games.base import IllegalAction, shown
@@ -114,20 +114,35 @@ class Reveal:
     ``dice``: every face value (None when only a count was typed); ``unsure``: indices of
     dice the camera was unsure of and no player has confirmed yet; ``count``: the typed
     number of dice counting for the bid (None when the dice were given); ``source``:
-    ``camera``, ``dice`` or ``count``.
+    ``camera``, ``dice`` or ``count``. When the camera saw more dice than are on the table
+    (``expected``), as many of the unsure ones are something else: a player says which,
+    and ``dropped`` holds their indices.
     """
 
     dice: tuple[int, ...] | None
     unsure: tuple[int, ...]
     count: int | None
     source: str
+    expected: int | None = None
+    dropped: tuple[int, ...] = ()
+
+    @property
+    def surplus(self) -> int:
+        """How many of the unsure dice are not dice and have not been said to be yet."""
+        if self.dice is None or self.expected is None:
+            return 0
+        return len(self.dice) - len(self.dropped) - self.expected
+
+    def kept(self) -> tuple[int, ...]:
+        """The faces of the dice (the spots said not to be dice left out)."""
+        return tuple(v for i, v in enumerate(self.dice or ()) if i not in self.dropped)
 
     def counted(self, face: int, wild_ones: bool) -> int:
         """The dice that count for ``face``; only meaningful once nothing is unsure."""
         if self.dice is None:
             assert self.count is not None
             return self.count
-        return matching(self.dice, face, wild_ones)
+        return matching(self.kept(), face, wild_ones)
 
     def confirm(self, index: int, value: int) -> Reveal:
         """The reveal with die ``index`` confirmed as ``value``.
@@ -140,8 +155,35 @@ class Reveal:
             raise IllegalAction(f"die {index} is not waiting to be confirmed (waiting: {waiting})")
         if value not in FACES:
             raise IllegalAction(f"a die shows 1 to 6, not {value}")
+        if self.surplus >= len(self.unsure):
+            raise IllegalAction(
+                f"the camera saw {self.surplus} more {_dice(self.surplus)} than are on the table, and only "
+                f"{len(self.unsure)} unsure: die {index} is one of those that are not dice"
+            )
         dice = (*self.dice[:index], value, *self.dice[index + 1 :])
-        return Reveal(dice=dice, unsure=tuple(i for i in self.unsure if i != index), count=None, source=self.source)
+        return replace(self, dice=dice, unsure=tuple(i for i in self.unsure if i != index))
+
+    def drop(self, index: int) -> Reveal:
+        """The reveal with the unsure die ``index`` said to be no die (a spot, a coin).
+
+        Raises:
+            IllegalAction: that die is not waiting for confirmation, or the camera saw no
+            more dice than are on the table.
+        """
+        if self.dice is None or index not in self.unsure:
+            waiting = ", ".join(str(i) for i in self.unsure) or "none"
+            raise IllegalAction(f"die {index} is not waiting to be confirmed (waiting: {waiting})")
+        if self.surplus <= 0:
+            raise IllegalAction(
+                f"the camera counted as many dice as are on the table, so die {index} is a die: say what it shows"
+            )
+        return replace(
+            self, unsure=tuple(i for i in self.unsure if i != index), dropped=tuple(sorted((*self.dropped, index)))
+        )
+
+
+def _dice(n: int) -> str:
+    return "die" if n == 1 else "dice"
 
 
 def _int(value: Any, what: str) -> int:
@@ -184,6 +226,9 @@ def reveal_from_action(action: Mapping[str, Any], total: int, bid_face: int) -> 
         source = "camera"
     if any(v not in FACES for v in values):
         raise IllegalAction("every die shows a face from 1 to 6")
+    if source == "camera" and total < len(values) <= total + len(unsure):
+        # the extra ones are among the dice it was unsure of: the players say which
+        return Reveal(dice=values, unsure=unsure, count=None, source=source, expected=total)
     if len(values) != total:
         seen = "the camera saw" if source == "camera" else "the list has"
         raise IllegalAction(

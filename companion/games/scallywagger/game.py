@@ -108,6 +108,7 @@ Scallywagger actions (players listed clockwise; the token holder opens the biddi
   {"type": "reveal", "from": "camera"}                       count every die on the table with the camera
   {"type": "reveal", "dice": [4, 4, 2, 6, 1, 3]}             ... or type the faces, or {"type": "reveal", "count": 5}
   {"type": "confirm", "die": 3, "value": 4}                  a player confirms a die the camera was unsure of
+  {"type": "drop", "die": 7}                                 ... or says it is no die (when the camera saw too many)
   {"type": "draw", "player": "Ana", "deck": "treasure"}      draw (add "card": "Map" to name a real card drawn)"""
 
 # -- set-up -------------------------------------------------------------------------------
@@ -321,7 +322,13 @@ def legal_actions(state: ScallywaggerState) -> list[dict[str, Any]]:
         ]
     if phase == "confirm":
         assert state.reveal is not None
-        return [{"type": "confirm", "die": i, "value": v} for i in state.reveal.unsure for v in range(1, 7)]
+        reveal = state.reveal
+        confirms = (
+            [{"type": "confirm", "die": i, "value": v} for i in reveal.unsure for v in range(1, 7)]
+            if reveal.surplus < len(reveal.unsure)
+            else []
+        )
+        return confirms + ([{"type": "drop", "die": i} for i in reveal.unsure] if reveal.surplus > 0 else [])
     # draw
     actions = [{"type": "draw", "player": actor, "deck": deck} for deck in DECKS if not state.pile(deck).empty]
     if state.draw_optional:
@@ -675,10 +682,17 @@ def _reveal(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scally
     if reveal.unsure:
         n = len(reveal.unsure)
         dice, each = ("die", "it") if n == 1 else ("dice", "each")
+        extra = (
+            f" It saw {reveal.surplus} more than the {reveal.expected} on the table: "
+            f"{reveal.surplus} of them {'is no die' if reveal.surplus == 1 else 'are no dice'}."
+            if reveal.surplus
+            else ""
+        )
         events.append(
             event(
                 "unsure",
-                f"The camera is unsure of {n} {dice}: a player must confirm {each} before the challenge is settled.",
+                f"The camera is unsure of {n} {dice}: a player must confirm {each} before the challenge is settled."
+                + extra,
                 dice=list(reveal.dice or ()),
                 unsure=list(reveal.unsure),
                 by=who,
@@ -709,6 +723,20 @@ def _confirm(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scall
     return _settle(state, events)
 
 
+def _drop(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
+    _need_phase(state, "confirm")
+    assert state.reveal is not None
+    index = get_field(action, "die", int)
+    who = _who(state, action)
+    reveal = state.reveal.drop(index)
+    by = f"{who} says" if who else "Confirmed:"
+    events = [event("drop", f"{by} die {index} is no die.", die=index, by=who)]
+    state = replace(state, reveal=reveal)
+    if reveal.unsure:
+        return state, events
+    return _settle(state, events)
+
+
 def _settle(state: ScallywaggerState, events: list[Event]) -> tuple[ScallywaggerState, list[Event]]:
     """Count the revealed dice, take the crewmates owed, and set up the draw."""
     challenge, reveal = state.challenge, state.reveal
@@ -722,7 +750,7 @@ def _settle(state: ScallywaggerState, events: list[Event]) -> tuple[Scallywagger
             f"The dice show {bid_words(count, challenge.face)}{wild_words}.",
             count=count,
             face=challenge.face,
-            dice=list(reveal.dice) if reveal.dice is not None else None,
+            dice=list(reveal.kept()) if reveal.dice is not None else None,
             source=reveal.source,
         )
     )
@@ -843,6 +871,7 @@ _HANDLERS = {
     "parlay": _parlay,
     "reveal": _reveal,
     "confirm": _confirm,
+    "drop": _drop,
     "draw": _draw,
 }
 
@@ -893,6 +922,8 @@ def summary(state: ScallywaggerState) -> Summary:
             "unsure": list(state.reveal.unsure),
             "count": state.reveal.count,
             "source": state.reveal.source,
+            "dropped": list(state.reveal.dropped),
+            "surplus": state.reveal.surplus,
         },
         "revealing": None
         if state.revealing is None
@@ -960,8 +991,15 @@ def summary(state: ScallywaggerState) -> Summary:
     if state.phase == "confirm":
         assert state.reveal is not None and state.reveal.dice is not None
         waiting = ", ".join(f"die {i} (read as {state.reveal.dice[i]})" for i in state.reveal.unsure)
+        surplus = state.reveal.surplus
+        extra = f" {surplus} of them {'is no die' if surplus == 1 else 'are no dice'}: say which." if surplus else ""
         return Summary(
-            scores, alive, f"The camera is unsure of {waiting}: a player confirms what each shows.", False, (), detail
+            scores,
+            alive,
+            f"The camera is unsure of {waiting}: a player confirms what each shows.{extra}",
+            False,
+            (),
+            detail,
         )
     may = "may draw" if state.draw_optional else "draws"
     return Summary(

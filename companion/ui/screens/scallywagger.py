@@ -21,7 +21,7 @@ from companion.ui.words import action_label
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 #: Actions drawn by the screen's own pads; everything else listed becomes a plain button.
-_PADDED = ("bid", "call", "parlay", "reveal", "draw", "confirm")
+_PADDED = ("bid", "call", "parlay", "reveal", "draw", "confirm", "drop")
 
 
 def bid_text(bid: Mapping[str, Any] | None) -> str:
@@ -64,6 +64,10 @@ class ScallywaggerScreen(GameScreen):
     reveal_shown = BooleanProperty(False)
     #: The die of the reveal being confirmed (-1: none), and what the reader could not read.
     fixing = NumericProperty(-1)
+    #: What may be said of that die: a face (``can_confirm``), or that it is no die
+    #: (``can_drop``: the camera saw more dice than are on the table).
+    can_confirm = BooleanProperty(False)
+    can_drop = BooleanProperty(False)
     fix_text = StringProperty("")
     unread_text = StringProperty("")
     table_text = StringProperty("")
@@ -251,6 +255,7 @@ class ScallywaggerScreen(GameScreen):
         reveal = d.get("reveal") or {}
         values = list(reveal.get("dice") or [])
         unsure = set(reveal.get("unsure") or [])
+        dropped = set(reveal.get("dropped") or [])
         if self.fixing not in unsure:
             self.fixing = -1
         specs = [
@@ -262,21 +267,34 @@ class ScallywaggerScreen(GameScreen):
                 "disabled": i not in unsure,
             }
             for i, v in enumerate(values)
+            if i not in dropped
         ]
         fill_faces(self.ids.revealed, specs, lambda f: self.pick_die(int(f.key.split(":")[1])), size=(dp(56), dp(60)))
         history = self.controller.session.history()
         last = history[-1].action.get("detections") if history and reveal.get("source") == "camera" else None
         self.unread_text = unreadable_text(unreadable_count(last)) if reveal else ""
+        surplus = int(reveal.get("surplus") or 0)
+        self.can_confirm = any(a.get("die") == self.fixing for a in self._legal("confirm"))
+        self.can_drop = any(a.get("die") == self.fixing for a in self._legal("drop"))
+        extra = f" ({surplus} of those marked ? {'is no die' if surplus == 1 else 'are no dice'})" if surplus else ""
         self.fix_text = (
             f"Die {self.fixing + 1}: {values[self.fixing]}?"
             if 0 <= self.fixing < len(values)
-            else ("Tap a die marked ? to say what it shows." if unsure else "")
+            else (f"Tap a die marked ? to say what it shows{extra}." if unsure else "")
         )
 
     def pick_die(self, index: int) -> None:
         """Choose die ``index`` of the reveal to confirm."""
         self.fixing = index
         self._fill_revealed(self.controller.summary.detail)
+
+    def drop_die(self) -> None:
+        """Say the chosen die is no die (the engine's listed drop)."""
+        for action in self._legal("drop"):
+            if action.get("die") == self.fixing:
+                self.fixing = -1
+                self.act(action)
+                return
 
     def fix_die(self, value: int) -> None:
         """Confirm the chosen die shows ``value`` (the engine's listed confirm)."""
