@@ -66,29 +66,27 @@ def test_every_bid_shows_its_exact_odds(app):
     assert f"{at_least(3, Fraction(2, 6)) * 100:.0f} % likely true" in screen.ids.bid_odds.text
 
 
-def test_a_die_of_the_reveal_is_confirmed_by_tapping_it(app):
+def _called(app):
+    """A game of two where Ana bid two 3s and Ben called: the dice are to be revealed."""
     app.start_game("scallywagger", ["Ana", "Ben"], {}, seed=1)
     kd.pump()
     screen = app.manager.current_screen
-    c = app.controller
     kd.tap_key(screen, "first_captain:Ana:")
     kd.tap_key(screen, "face:3")
     kd.tap_key(screen, "bid:2:3")
     kd.tap_key(screen, "call::")
+    return screen, app.controller
+
+
+def _detections(values, unsure, unreadable=0):
+    dice = [{"value": v, "box": [0, 0, 9, 9], "confidence": 0.9, "unsure": i in unsure} for i, v in enumerate(values)]
+    return {"dice": dice, "unsure": len(unsure), "unreadable": unreadable}
+
+
+def test_a_die_of_the_reveal_is_confirmed_by_tapping_it(app):
+    screen, c = _called(app)
     seen = [3, 3, 5, 1, 2, 6, 3, 4, 2, 1]
-    c.act(
-        {
-            "type": "reveal",
-            "detections": {
-                "dice": [
-                    {"value": v, "box": [0, 0, 9, 9], "confidence": 0.9, "unsure": i in (1, 4)}
-                    for i, v in enumerate(seen)
-                ],
-                "unsure": 2,
-                "unreadable": 1,
-            },
-        }
-    )
+    c.act({"type": "reveal", "detections": _detections(seen, unsure=(1, 4), unreadable=1)})
     kd.pump(2)
     assert "1 die could not be read" in kd.texts(screen)
     faces = [kd.find(screen, key=f"reveal:{i}") for i in range(len(seen))]
@@ -105,27 +103,9 @@ def test_a_die_of_the_reveal_is_confirmed_by_tapping_it(app):
 
 
 def test_a_spot_the_camera_took_for_an_extra_die_is_taken_away_by_tapping_it(app):
-    app.start_game("scallywagger", ["Ana", "Ben"], {}, seed=1)
-    kd.pump()
-    screen = app.manager.current_screen
-    c = app.controller
-    kd.tap_key(screen, "first_captain:Ana:")
-    kd.tap_key(screen, "face:3")
-    kd.tap_key(screen, "bid:2:3")
-    kd.tap_key(screen, "call::")
+    screen, c = _called(app)
     seen = [3, 3, 5, 1, 2, 6, 3, 4, 2, 1, 1]  # 11 spots for 10 crewmates: one is no die
-    c.act(
-        {
-            "type": "reveal",
-            "detections": {
-                "dice": [
-                    {"value": v, "box": [0, 0, 9, 9], "confidence": 0.9, "unsure": i in (4, 10)}
-                    for i, v in enumerate(seen)
-                ],
-                "unsure": 2,
-            },
-        }
-    )
+    c.act({"type": "reveal", "detections": _detections(seen, unsure=(4, 10))})
     kd.pump(2)
     assert "1 of those marked ? is no die" in screen.fix_text
     kd.tap(kd.find(screen, key="reveal:10"))
