@@ -532,10 +532,10 @@ def may_be_dice(probs: np.ndarray, scores: np.ndarray, sizes: np.ndarray, settin
 def resolve_overlaps(cand: Candidates, settings: ReaderSettings) -> np.ndarray:
     """Indices of the candidates that are dice, one per die (in ``cand`` order).
 
-    Spots the face reader calls "not a die" go (:func:`may_be_dice`). When the centre of one die lies inside
-    another, larger one (its box pulled in to 80 %), the smaller is the same die (seen by
-    both finder looks, or sized differently), one die of a cluster the larger spot covers,
-    a die with table around it, or a pip of the larger die. Smaller spots of at least
+    Spots the face reader calls "not a die" go (:func:`may_be_dice`). When the centre of
+    one die lies inside another, larger one (its box pulled in to 80 %), the smaller is the
+    same die (seen by both finder looks, or sized differently), one die of a cluster the
+    larger spot covers, a die with table around it, or a pip of the larger die. Smaller spots of at least
     PIP_SHARE of its size are rivals: when the face reader is surer of them (their median
     face probability above the larger one's), they are kept and the larger goes; else the
     larger is kept. A spot under PIP_SHARE of its size is a pip and never wins, unless two
