@@ -40,6 +40,8 @@ class Finder(nn.Module):
 
 #: The stem of the shipped face readers (``FaceReader.STEMS``).
 SHIPPED_STEM = "fine"
+#: The head of the shipped face readers (``FaceReader.HEADS``).
+SHIPPED_HEAD = "plain"
 
 
 class FaceReader(nn.Module):
@@ -49,6 +51,8 @@ class FaceReader(nn.Module):
     resolution before striding, so small pips and glints keep their edges.
     ``stem="strided"`` (the readers shipped before): the first layer strides by 2, so pips
     are seen at 24x24, for about 0.75 times the cost.
+    ``head="plain"`` (the shipped readers): after the second pooling, one layer of 96
+    channels at 6x6; ``head="deep"`` adds one of 128 there, for about 1.25 times the cost.
     """
 
     #: The first layers, up to 32 channels at 24x24, by stem name.
@@ -57,21 +61,29 @@ class FaceReader(nn.Module):
         "fine": lambda: [cbr(3, 12), cbr(12, 24, 2), cbr(24, 32)],
     }
 
-    def __init__(self, stem: str = SHIPPED_STEM) -> None:
+    #: The last layers, from 64 channels at 12x12, and the channels they end with, by head name.
+    HEADS: ClassVar[dict[str, tuple[Callable[[], list[nn.Module]], int]]] = {
+        "plain": (lambda: [nn.MaxPool2d(2), cbr(64, 96)], 96),
+        "deep": (lambda: [nn.MaxPool2d(2), cbr(64, 96), cbr(96, 128)], 128),
+    }
+
+    def __init__(self, stem: str = SHIPPED_STEM, head: str = SHIPPED_HEAD) -> None:
         super().__init__()
         if stem not in self.STEMS:
             raise ValueError(f"unknown face reader stem {stem!r}; choose from {sorted(self.STEMS)}")
+        if head not in self.HEADS:
+            raise ValueError(f"unknown face reader head {head!r}; choose from {sorted(self.HEADS)}")
+        last_layers, channels = self.HEADS[head]
         self.body = nn.Sequential(
             *self.STEMS[stem](),
             nn.MaxPool2d(2),
             cbr(32, 64),
             cbr(64, 64),
-            nn.MaxPool2d(2),
-            cbr(64, 96),
+            *last_layers(),
             nn.AdaptiveAvgPool2d(1),
             nn.Flatten(),
             nn.Dropout(0.2),
-            nn.Linear(96, N_CLASSES),
+            nn.Linear(channels, N_CLASSES),
         )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from data import Picture, folds, geometric, jpeg, load_reals, load_synthetic, photometric
-from nets import SHIPPED_STEM, FaceReader, Finder
+from nets import SHIPPED_HEAD, SHIPPED_STEM, FaceReader, Finder
 
 from companion.vision.preprocess import (
     CROP_PX,
@@ -295,6 +295,7 @@ def train_faces(
     real_repeat: int = REAL_REPEAT,
     stem: str = SHIPPED_STEM,
     grey_share: float = GREY_SHARE,
+    head: str = SHIPPED_HEAD,
 ) -> FaceReader:
     """Train the face reader for ``steps`` batches on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
@@ -302,7 +303,7 @@ def train_faces(
     items = build_face_items(rng, pics, finder, real_repeat=real_repeat)
     counts = np.bincount([it[4] for it in items], minlength=8)
     log.info("face items per class %s (%.1f epochs)", counts.tolist(), steps * 128 / max(len(items), 1))
-    net = FaceReader(stem)
+    net = FaceReader(stem, head)
     batch = 128
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps, pct_start=0.1)
@@ -479,6 +480,12 @@ def main(argv: list[str] | None = None) -> int:
         default=SHIPPED_STEM,
         help="the face readers' first layers (nets.FaceReader; default %(default)s, as shipped)",
     )
+    ap.add_argument(
+        "--face-head",
+        choices=FaceReader.HEADS,
+        default=SHIPPED_HEAD,
+        help="the face readers' last layers (nets.FaceReader; default %(default)s, as shipped)",
+    )
     ap.add_argument("--finder-onnx", type=Path, help="use this already trained finder and train only the face readers")
     ap.add_argument("--holdout-source", help="leave out every photo of this source (file name prefix, e.g. gr)")
     ap.add_argument("--folds", type=int, default=0)
@@ -526,12 +533,28 @@ def main(argv: list[str] | None = None) -> int:
         # go and a run in two steps (--finder-onnx) make the same face reader
         finder = cv2.dnn.readNetFromONNX(str(finder_file))
         export_faces(
-            train_faces(pics, finder, args.face_steps, args.seed, args.real_repeat, args.face_stem, args.grey_share),
+            train_faces(
+                pics,
+                finder,
+                args.face_steps,
+                args.seed,
+                args.real_repeat,
+                args.face_stem,
+                args.grey_share,
+                args.face_head,
+            ),
             args.out,
         )
         if args.second_face:
             second = train_faces(
-                pics, finder, args.face_steps, args.seed + 1, args.real_repeat, args.face_stem, args.grey_share
+                pics,
+                finder,
+                args.face_steps,
+                args.seed + 1,
+                args.real_repeat,
+                args.face_stem,
+                args.grey_share,
+                args.face_head,
             )
             export_faces(second, args.out, SECOND_FACE_FILE)
         elif (args.out / SECOND_FACE_FILE).exists():
