@@ -424,13 +424,13 @@ def keep_calibration(
     return Kept(target, session_path, plot, stored, tuple(notes))
 
 
-def sim_placer(scale: object, channel: int = 0) -> Ask:
+def sim_placer(scale: SimScale, channel: int = 0) -> Ask:
     """An ``ask`` for the simulator: it puts each mass on the pan itself."""
 
     def ask(mass: float, _index: int, _total: int) -> None:
-        scale.clear(channel)  # type: ignore[attr-defined]
+        scale.clear(channel)
         if mass:
-            scale.place(mass, channel)  # type: ignore[attr-defined]
+            scale.place(mass, channel)
 
     return ask
 
