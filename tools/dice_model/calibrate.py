@@ -281,6 +281,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{title}:\n{HEADLINE_HEADER}\n|---|---|---|---|---|---|---|")
         for src, s in rows[why]:
             print(headline_row(src, s))
+        # the phantoms a player taps away: every spot read as a die where none is, unsure or not
+        flagged = ", ".join(f"{src} {100 * s.rate(s.extra, s.dice):.1f}" for src, s in rows[why])
+        print(f"all phantom dice (flagged unsure or not) per 100 dice: {flagged}")
     if args.write:
         cal = fit(
             unseen,
