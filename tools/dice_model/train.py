@@ -532,30 +532,22 @@ def main(argv: list[str] | None = None) -> int:
         # crops are mined with the exported file, as the reader runs it, so that a run in one
         # go and a run in two steps (--finder-onnx) make the same face reader
         finder = cv2.dnn.readNetFromONNX(str(finder_file))
-        export_faces(
-            train_faces(
+
+        def faces(seed: int) -> FaceReader:
+            return train_faces(
                 pics,
                 finder,
                 args.face_steps,
-                args.seed,
-                args.real_repeat,
-                args.face_stem,
-                args.grey_share,
-                args.face_head,
-            ),
-            args.out,
-        )
-        if args.second_face:
-            second = train_faces(
-                pics,
-                finder,
-                args.face_steps,
-                args.seed + 1,
+                seed,
                 args.real_repeat,
                 args.face_stem,
                 args.grey_share,
                 args.face_head,
             )
+
+        export_faces(faces(args.seed), args.out)
+        if args.second_face:
+            second = faces(args.seed + 1)
             export_faces(second, args.out, SECOND_FACE_FILE)
         elif (args.out / SECOND_FACE_FILE).exists():
             # it was mined with another finder and would be asked about the new one's dice

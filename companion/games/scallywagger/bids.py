@@ -133,6 +133,17 @@ class Reveal:
             return 0
         return len(self.dice) - len(self.dropped) - self.expected
 
+    @property
+    def may_confirm(self) -> bool:
+        """Whether a face may be given to an unsure die: not while every unsure die left
+        must be one of the spots that are no dice."""
+        return self.surplus < len(self.unsure)
+
+    @property
+    def may_drop(self) -> bool:
+        """Whether an unsure die may be said to be no die: while the camera's count is too high."""
+        return self.surplus > 0
+
     def kept(self) -> tuple[int, ...]:
         """The faces of the dice (the spots said not to be dice left out)."""
         return tuple(v for i, v in enumerate(self.dice or ()) if i not in self.dropped)
@@ -155,7 +166,7 @@ class Reveal:
             raise IllegalAction(f"die {index} is not waiting to be confirmed (waiting: {waiting})")
         if value not in FACES:
             raise IllegalAction(f"a die shows 1 to 6, not {value}")
-        if self.surplus >= len(self.unsure):
+        if not self.may_confirm:
             raise IllegalAction(
                 f"the camera saw {self.surplus} more {_dice(self.surplus)} than are on the table, and only "
                 f"{len(self.unsure)} unsure: die {index} is one of those that are not dice"
@@ -173,7 +184,7 @@ class Reveal:
         if self.dice is None or index not in self.unsure:
             waiting = ", ".join(str(i) for i in self.unsure) or "none"
             raise IllegalAction(f"die {index} is not waiting to be confirmed (waiting: {waiting})")
-        if self.surplus <= 0:
+        if not self.may_drop:
             raise IllegalAction(
                 f"the camera counted as many dice as are on the table, so die {index} is a die: say what it shows"
             )
@@ -184,6 +195,11 @@ class Reveal:
 
 def _dice(n: int) -> str:
     return "die" if n == 1 else "dice"
+
+
+def are_no_dice(n: int) -> str:
+    """The verb for ``n`` spots that are not dice: "is no die" (1) or "are no dice"."""
+    return "is no die" if n == 1 else "are no dice"
 
 
 def _int(value: Any, what: str) -> int:

@@ -26,6 +26,7 @@ from companion.games.scallywagger.bids import (
     RAISE_RULES,
     Bid,
     BidRules,
+    are_no_dice,
     bid_words,
     legal_bids,
     refusal,
@@ -323,12 +324,9 @@ def legal_actions(state: ScallywaggerState) -> list[dict[str, Any]]:
     if phase == "confirm":
         assert state.reveal is not None
         reveal = state.reveal
-        confirms = (
-            [{"type": "confirm", "die": i, "value": v} for i in reveal.unsure for v in range(1, 7)]
-            if reveal.surplus < len(reveal.unsure)
-            else []
-        )
-        return confirms + ([{"type": "drop", "die": i} for i in reveal.unsure] if reveal.surplus > 0 else [])
+        confirms = [{"type": "confirm", "die": i, "value": v} for i in reveal.unsure for v in range(1, 7)]
+        drops = [{"type": "drop", "die": i} for i in reveal.unsure]
+        return (confirms if reveal.may_confirm else []) + (drops if reveal.may_drop else [])
     # draw
     actions = [{"type": "draw", "player": actor, "deck": deck} for deck in DECKS if not state.pile(deck).empty]
     if state.draw_optional:
@@ -684,7 +682,7 @@ def _reveal(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scally
         dice, each = ("die", "it") if n == 1 else ("dice", "each")
         extra = (
             f" It saw {reveal.surplus} more than the {reveal.expected} on the table: "
-            f"{reveal.surplus} of them {'is no die' if reveal.surplus == 1 else 'are no dice'}."
+            f"{reveal.surplus} of them {are_no_dice(reveal.surplus)}."
             if reveal.surplus
             else ""
         )
@@ -992,7 +990,7 @@ def summary(state: ScallywaggerState) -> Summary:
         assert state.reveal is not None and state.reveal.dice is not None
         waiting = ", ".join(f"die {i} (read as {state.reveal.dice[i]})" for i in state.reveal.unsure)
         surplus = state.reveal.surplus
-        extra = f" {surplus} of them {'is no die' if surplus == 1 else 'are no dice'}: say which." if surplus else ""
+        extra = f" {surplus} of them {are_no_dice(surplus)}: say which." if surplus else ""
         return Summary(
             scores,
             alive,

@@ -12,6 +12,7 @@ from typing import Any
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
+from companion.games.scallywagger.bids import are_no_dice
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.widgets import dice_view, gamebar, table  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PButton, PToggle, fill_buttons
@@ -276,7 +277,7 @@ class ScallywaggerScreen(GameScreen):
         surplus = int(reveal.get("surplus") or 0)
         self.can_confirm = any(a.get("die") == self.fixing for a in self._legal("confirm"))
         self.can_drop = any(a.get("die") == self.fixing for a in self._legal("drop"))
-        extra = f" ({surplus} of those marked ? {'is no die' if surplus == 1 else 'are no dice'})" if surplus else ""
+        extra = f" ({surplus} of those marked ? {are_no_dice(surplus)})" if surplus else ""
         self.fix_text = (
             f"Die {self.fixing + 1}: {values[self.fixing]}?"
             if 0 <= self.fixing < len(values)
