@@ -154,6 +154,7 @@ SCALLYWAGGER: dict[str, Schema] = {
     "reveal": {"dice": DICE, "count": _int(0, 1000), "detections": MEASUREMENT, "from": FROM},
     "confirm": {"die": _int(0, 1000), "value": FACE},
     "drop": {"die": _int(0, 1000)},
+    "add": {"value": FACE},
     "draw": {"deck": TEXT, "card": TEXT},
 }
 

@@ -341,11 +341,42 @@ def test_unsure_dice_are_confirmed_before_the_bid_is_settled():
     assert s.reveal.dice == (6, 6, 6, 2, 3, 4, 1, 5, 2, 2)
 
 
-def test_a_camera_reading_with_the_wrong_number_of_dice_changes_nothing():
+def test_dice_the_camera_missed_are_added_before_the_bid_is_settled():
     s = new(("Ana", "Ben"))
     s, _ = run(s, bid("Ana", 3, 6), {"type": "call", "player": "Ben"})
-    with pytest.raises(IllegalAction, match="camera saw 9 dice but 10 crewmates"):
-        act(s, type="reveal", detections=detections([6] * 9))
+    # 8 dice seen of 10, one of them unsure
+    s, events = act(s, type="reveal", detections=detections([6, 6, 5, 2, 3, 4, 1, 2], unsure=(2,)))
+    assert s.phase == "confirm" and types(events) == ["missed", "unsure"] and s.crew == (5, 5)
+    assert events[0]["text"] == (
+        "The camera saw 8 of the 10 dice on the table: a player adds the 2 it missed, with their faces."
+    )
+    assert sw.summary(s).prompt == (
+        "The camera is unsure of die 2 (read as 5): a player confirms what each shows. "
+        "The camera missed 2 dice: a player adds what each shows."
+    )
+    legal = sw.legal_actions(s)
+    assert [a for a in legal if a["type"] == "add"] == [{"type": "add", "value": v} for v in range(1, 7)]
+    assert not [a for a in legal if a["type"] == "drop"]
+    s, events = act(s, type="add", value=6, player="Ben")
+    assert events[0]["text"] == "Ben adds a die the camera missed, showing 6." and s.phase == "confirm"
+    s, events = act(s, type="confirm", die=2, value=2)
+    assert s.phase == "confirm" and types(events) == ["confirm"], "one die is still missing"
+    assert sw.summary(s).prompt == "The camera missed 1 die: a player adds what each shows."
+    s, events = act(s, type="add", value=5)
+    assert events[0]["text"] == "Added: a die the camera missed, showing 5."
+    revealed = next(e for e in events if e["type"] == "revealed")
+    assert revealed["count"] == 3 and sorted(revealed["dice"]) == [1, 2, 2, 2, 3, 4, 5, 6, 6, 6]
+    assert s.crew == (5, 4), "three 6s with the one added: the bid stands"
+    assert not [a for a in sw.legal_actions(s) if a["type"] == "add"]
+    with pytest.raises(IllegalAction, match="not now"):
+        act(s, type="add", value=6)
+
+
+def test_a_camera_reading_with_too_many_dice_it_is_sure_of_changes_nothing():
+    s = new(("Ana", "Ben"))
+    s, _ = run(s, bid("Ana", 3, 6), {"type": "call", "player": "Ben"})
+    with pytest.raises(IllegalAction, match="camera saw 11 dice but 10 crewmates"):
+        act(s, type="reveal", detections=detections([6] * 11))
     assert s.phase == "reveal" and s.crew == (5, 5)
 
 

@@ -161,7 +161,7 @@ def test_confirming_something_not_waiting_is_refused(index, value, message):
 
 @pytest.mark.parametrize(
     ("seen", "unsure", "accepted"),
-    [(4, (1, 2), True), (5, (1, 2), True), (6, (1, 2), False), (4, (), False), (2, (0,), False)],
+    [(4, (1, 2), True), (5, (1, 2), True), (6, (1, 2), False), (4, (), False), (3, (0,), True)],
 )
 def test_the_camera_may_see_more_dice_than_are_there_only_among_its_unsure_ones(seen, unsure, accepted):
     action = {"detections": detections([4] * seen, unsure=unsure)}
@@ -170,7 +170,30 @@ def test_the_camera_may_see_more_dice_than_are_there_only_among_its_unsure_ones(
             reveal_from_action(action, 3, 4)
         return
     r = reveal_from_action(action, 3, 4)
-    assert r.surplus == seen - 3 and r.expected == 3
+    assert r.surplus == seen - 3 and r.missing == 0
+    assert r.settled is (not unsure)
+
+
+@pytest.mark.parametrize(("seen", "unsure"), [(0, ()), (2, ()), (2, (0,))])
+def test_dice_the_camera_missed_are_added_by_the_players(seen, unsure):
+    r = reveal_from_action({"detections": detections([4] * seen, unsure=unsure)}, 3, 4)
+    assert r.missing == 3 - seen and r.surplus == 0 and not r.settled
+    assert not r.may_drop
+    with pytest.raises(IllegalAction, match="1 to 6, not 7"):
+        r.add(7)
+    for _ in range(3 - seen):
+        r = r.add(1)
+    assert r.missing == 0 and r.dice == (4,) * seen + (1,) * (3 - seen) and r.settled is (not unsure)
+    with pytest.raises(IllegalAction, match="no die is missing"):
+        r.add(4)
+    assert r.counted(4, False) == seen and r.counted(4, True) == 3
+
+
+def test_typed_dice_are_never_short():
+    with pytest.raises(IllegalAction, match="list has 2 dice but 3 crewmates"):
+        reveal_from_action({"dice": [4, 4]}, 3, 4)
+    with pytest.raises(IllegalAction, match="no die is missing"):
+        reveal_from_action({"dice": [4, 4, 4]}, 3, 4).add(4)
 
 
 def test_dropped_spots_do_not_count():
@@ -203,8 +226,7 @@ def test_typed_dice_and_count():
         ({"dice": [1, 2, 7]}, "1 to 6"),
         ({"dice": "123"}, "list of faces"),
         ({"dice": [1, 2, 2.5]}, "whole number"),
-        ({"detections": detections([4, 4])}, "camera saw 2 dice but 3"),
-        ({"detections": detections([4, 4, 4, 4])}, "camera saw 4 dice"),
+        ({"detections": detections([4, 4, 4, 4])}, "camera saw 4 dice but 3 crewmates .* sure of 4"),
         ({"detections": {"dice": "lots"}}, "dice reader"),
         ({"detections": [4, 4, 4]}, "dice reader"),
         ({"detections": {"dice": [{"value": 4}, {"value": 4}, {"unsure": True}]}}, "dice reader"),

@@ -182,12 +182,27 @@ def test_a_whole_four_player_game_through_purser_play(purser):
     assert refused == {"ok": False, "error": "illegal", "message": "the game is over"}
 
 
-def test_the_same_script_with_a_wrong_count_of_dice_is_refused_mid_game(purser):
+def test_the_same_script_with_too_many_dice_seen_surely_is_refused_mid_game(purser):
     sid = purser.new("scallywagger", ["Ana", "Ben", "Cy", "Dee"], seed=11)
-    results = purser.play(sid, [*SCRIPT[:4], reveal(19, 4, 5)])
+    results = purser.play(sid, [*SCRIPT[:4], reveal(21, 4, 5)])
     assert all(r["ok"] for r in results[:4])
-    assert results[4]["ok"] is False and "camera saw 19 dice but 20 crewmates" in results[4]["message"]
+    assert results[4]["ok"] is False and "camera saw 21 dice but 20 crewmates" in results[4]["message"]
     assert purser.show(sid)["summary"]["detail"]["phase"] == "reveal"
+
+
+def test_the_same_script_with_a_die_the_camera_missed_goes_on_once_it_is_added(purser):
+    sid = purser.new("scallywagger", ["Ana", "Ben", "Cy", "Dee"], seed=11)
+    results = purser.play_ok(sid, [*SCRIPT[:4], reveal(19, 4, 5)])
+    assert [e["type"] for e in results[4]["events"]] == ["missed"]
+    assert results[4]["prompt"] == "The camera missed 1 die: a player adds what each shows."
+    shown = purser.show(sid)
+    assert shown["summary"]["detail"]["reveal"]["missing"] == 1
+    assert [a["value"] for a in shown["legal_actions"]] == [1, 2, 3, 4, 5, 6]
+    # the missed die was a 4: Dee's four 4s stand, as in the game where the camera saw it
+    added = purser.play_ok(sid, [{"type": "add", "value": 4, "player": "Ben"}])[0]
+    assert [e["type"] for e in added["events"]][:3] == ["add", "revealed", "bid_confirmed"]
+    assert added["events"][0]["text"] == "Ben adds a die the camera missed, showing 4."
+    assert purser.play_ok(sid, SCRIPT[5:7])
 
 
 # -- random legal games ------------------------------------------------------------------------------

@@ -116,7 +116,8 @@ class Reveal:
     number of dice counting for the bid (None when the dice were given); ``source``:
     ``camera``, ``dice`` or ``count``. When the camera saw more dice than are on the table
     (``expected``), as many of the unsure ones are something else: a player says which,
-    and ``dropped`` holds their indices.
+    and ``dropped`` holds their indices. When it saw fewer, the players add the faces of
+    the dice it missed (``missing``), each as sure as a confirmed die.
     """
 
     dice: tuple[int, ...] | None
@@ -131,7 +132,19 @@ class Reveal:
         """How many of the unsure dice are not dice and have not been said to be yet."""
         if self.dice is None or self.expected is None:
             return 0
-        return len(self.dice) - len(self.dropped) - self.expected
+        return max(0, len(self.dice) - len(self.dropped) - self.expected)
+
+    @property
+    def missing(self) -> int:
+        """How many dice on the table the camera did not see and no player has added yet."""
+        if self.dice is None or self.expected is None:
+            return 0
+        return max(0, self.expected - (len(self.dice) - len(self.dropped)))
+
+    @property
+    def settled(self) -> bool:
+        """Whether every die is known: none unsure, none missing."""
+        return not self.unsure and not self.missing
 
     @property
     def may_confirm(self) -> bool:
@@ -192,6 +205,18 @@ class Reveal:
             self, unsure=tuple(i for i in self.unsure if i != index), dropped=tuple(sorted((*self.dropped, index)))
         )
 
+    def add(self, value: int) -> Reveal:
+        """The reveal with a die the camera missed added, showing ``value``.
+
+        Raises:
+            IllegalAction: the camera missed no die, or the value is not 1-6.
+        """
+        if not self.missing:
+            raise IllegalAction("no die is missing: the camera saw as many dice as are on the table")
+        if value not in FACES:
+            raise IllegalAction(f"a die shows 1 to 6, not {value}")
+        return replace(self, dice=(*(self.dice or ()), value))
+
 
 def _dice(n: int) -> str:
     return "die" if n == 1 else "dice"
@@ -215,7 +240,8 @@ def reveal_from_action(action: Mapping[str, Any], total: int, bid_face: int) -> 
 
     Raises:
         IllegalAction: none or several of the three given, malformed data, or the wrong
-        number of dice (a die out of view, or something that is not a die).
+        number of dice: typed, or more seen by the camera than it has unsure dice to
+        account for (a camera that saw fewer is accepted: the players add the rest).
     """
     given = [key for key in ("detections", "dice", "count") if action.get(key) is not None]
     if len(given) != 1:
@@ -242,14 +268,20 @@ def reveal_from_action(action: Mapping[str, Any], total: int, bid_face: int) -> 
         source = "camera"
     if any(v not in FACES for v in values):
         raise IllegalAction("every die shows a face from 1 to 6")
-    if source == "camera" and total < len(values) <= total + len(unsure):
-        # the extra ones are among the dice it was unsure of: the players say which
+    if source == "camera" and (len(values) < total or total < len(values) <= total + len(unsure)):
+        # the players add the dice it missed, or say which of those it was unsure of are
+        # the extra ones
         return Reveal(dice=values, unsure=unsure, count=None, source=source, expected=total)
-    if len(values) != total:
-        seen = "the camera saw" if source == "camera" else "the list has"
+    if len(values) != total and source == "camera":
         raise IllegalAction(
-            f"{seen} {len(values)} dice but {total} crewmates are on the table; make sure every die is "
-            'revealed and in view, then read again (or type the "count")'
+            f"the camera saw {len(values)} dice but {total} crewmates are on the table, and it was sure of "
+            f"{len(values) - len(unsure)} of them; take away what is not a die, then read again "
+            '(or type the "count")'
+        )
+    if len(values) != total:
+        raise IllegalAction(
+            f"the list has {len(values)} dice but {total} crewmates are on the table; give every die revealed "
+            '(or type the "count")'
         )
     return Reveal(dice=values, unsure=unsure, count=None, source=source)
 

@@ -26,6 +26,7 @@ from companion.games.scallywagger.bids import (
     RAISE_RULES,
     Bid,
     BidRules,
+    Reveal,
     are_no_dice,
     bid_words,
     legal_bids,
@@ -110,6 +111,7 @@ Scallywagger actions (players listed clockwise; the token holder opens the biddi
   {"type": "reveal", "dice": [4, 4, 2, 6, 1, 3]}             ... or type the faces, or {"type": "reveal", "count": 5}
   {"type": "confirm", "die": 3, "value": 4}                  a player confirms a die the camera was unsure of
   {"type": "drop", "die": 7}                                 ... or says it is no die (when the camera saw too many)
+  {"type": "add", "value": 5}                                a player adds a die the camera missed, with its face
   {"type": "draw", "player": "Ana", "deck": "treasure"}      draw (add "card": "Map" to name a real card drawn)"""
 
 # -- set-up -------------------------------------------------------------------------------
@@ -326,7 +328,8 @@ def legal_actions(state: ScallywaggerState) -> list[dict[str, Any]]:
         reveal = state.reveal
         confirms = [{"type": "confirm", "die": i, "value": v} for i in reveal.unsure for v in range(1, 7)]
         drops = [{"type": "drop", "die": i} for i in reveal.unsure]
-        return (confirms if reveal.may_confirm else []) + (drops if reveal.may_drop else [])
+        adds = [{"type": "add", "value": v} for v in range(1, 7)] if reveal.missing else []
+        return (confirms if reveal.may_confirm else []) + (drops if reveal.may_drop else []) + adds
     # draw
     actions = [{"type": "draw", "player": actor, "deck": deck} for deck in DECKS if not state.pile(deck).empty]
     if state.draw_optional:
@@ -375,7 +378,7 @@ def _phase_words(state: ScallywaggerState) -> str:
         "treasure": f"{state.players[state.actor]} has priority to use a Treasure card or pass",
         "bidding": f"it is {state.players[state.actor]}'s turn to bid",
         "reveal": "the dice must be revealed and counted",
-        "confirm": "dice the camera was unsure of must be confirmed",
+        "confirm": "dice the camera was unsure of must be confirmed, and those it missed added",
         "draw": f"{state.players[state.actor]} must draw a card",
     }.get(state.phase, "the game is over")
 
@@ -677,6 +680,17 @@ def _reveal(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scally
     reveal = reveal_from_action(action, state.dice_on_table, state.challenge.face)
     who = _who(state, action)
     events: list[Event] = []
+    if reveal.missing:
+        seen = len(reveal.dice or ())
+        events.append(
+            event(
+                "missed",
+                f"The camera saw {seen} of the {reveal.expected} dice on the table: a player adds the "
+                f"{reveal.missing} it missed, with {'its face' if reveal.missing == 1 else 'their faces'}.",
+                missing=reveal.missing,
+                by=who,
+            )
+        )
     if reveal.unsure:
         n = len(reveal.unsure)
         dice, each = ("die", "it") if n == 1 else ("dice", "each")
@@ -696,6 +710,7 @@ def _reveal(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scally
                 by=who,
             )
         )
+    if not reveal.settled:
         return replace(state, phase="confirm", reveal=reveal), events
     return _settle(replace(state, reveal=reveal), events)
 
@@ -715,10 +730,7 @@ def _confirm(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scall
     reveal = state.reveal.confirm(index, value)
     by = f"{who} confirms" if who else "Confirmed:"
     events = [event("confirm", f"{by} die {index} shows {value}.", die=index, value=value, by=who)]
-    state = replace(state, reveal=reveal)
-    if reveal.unsure:
-        return state, events
-    return _settle(state, events)
+    return _settle_when_known(replace(state, reveal=reveal), events)
 
 
 def _drop(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
@@ -729,8 +741,24 @@ def _drop(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[Scallywa
     reveal = state.reveal.drop(index)
     by = f"{who} says" if who else "Confirmed:"
     events = [event("drop", f"{by} die {index} is no die.", die=index, by=who)]
-    state = replace(state, reveal=reveal)
-    if reveal.unsure:
+    return _settle_when_known(replace(state, reveal=reveal), events)
+
+
+def _add(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
+    _need_phase(state, "confirm")
+    assert state.reveal is not None
+    value = get_field(action, "value", int)
+    who = _who(state, action)
+    reveal = state.reveal.add(value)
+    by = f"{who} adds" if who else "Added:"
+    events = [event("add", f"{by} a die the camera missed, showing {value}.", value=value, by=who)]
+    return _settle_when_known(replace(state, reveal=reveal), events)
+
+
+def _settle_when_known(state: ScallywaggerState, events: list[Event]) -> tuple[ScallywaggerState, list[Event]]:
+    """Settle the challenge once every die of the reveal is known; until then, wait."""
+    assert state.reveal is not None
+    if not state.reveal.settled:
         return state, events
     return _settle(state, events)
 
@@ -870,11 +898,28 @@ _HANDLERS = {
     "reveal": _reveal,
     "confirm": _confirm,
     "drop": _drop,
+    "add": _add,
     "draw": _draw,
 }
 
 
 # -- summary -------------------------------------------------------------------------------------------
+
+
+def _confirm_prompt(reveal: Reveal) -> str:
+    """What the players must still say of a reveal: unsure dice, spots that are no dice,
+    dice the camera missed."""
+    assert reveal.dice is not None
+    parts = []
+    if reveal.unsure:
+        waiting = ", ".join(f"die {i} (read as {reveal.dice[i]})" for i in reveal.unsure)
+        surplus = reveal.surplus
+        extra = f" {surplus} of them {are_no_dice(surplus)}: say which." if surplus else ""
+        parts.append(f"The camera is unsure of {waiting}: a player confirms what each shows.{extra}")
+    if reveal.missing:
+        dice = "die" if reveal.missing == 1 else "dice"
+        parts.append(f"The camera missed {reveal.missing} {dice}: a player adds what each shows.")
+    return " ".join(parts)
 
 
 def _hand_detail(state: ScallywaggerState) -> dict[str, Any]:
@@ -922,6 +967,7 @@ def summary(state: ScallywaggerState) -> Summary:
             "source": state.reveal.source,
             "dropped": list(state.reveal.dropped),
             "surplus": state.reveal.surplus,
+            "missing": state.reveal.missing,
         },
         "revealing": None
         if state.revealing is None
@@ -988,13 +1034,10 @@ def summary(state: ScallywaggerState) -> Summary:
         )
     if state.phase == "confirm":
         assert state.reveal is not None and state.reveal.dice is not None
-        waiting = ", ".join(f"die {i} (read as {state.reveal.dice[i]})" for i in state.reveal.unsure)
-        surplus = state.reveal.surplus
-        extra = f" {surplus} of them {are_no_dice(surplus)}: say which." if surplus else ""
         return Summary(
             scores,
             alive,
-            f"The camera is unsure of {waiting}: a player confirms what each shows.{extra}",
+            _confirm_prompt(state.reveal),
             False,
             (),
             detail,

@@ -22,7 +22,7 @@ from companion.ui.words import action_label
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 #: Actions drawn by the screen's own pads; everything else listed becomes a plain button.
-_PADDED = ("bid", "call", "parlay", "reveal", "draw", "confirm", "drop")
+_PADDED = ("bid", "call", "parlay", "reveal", "draw", "confirm", "drop", "add")
 
 
 def bid_text(bid: Mapping[str, Any] | None) -> str:
@@ -70,6 +70,8 @@ class ScallywaggerScreen(GameScreen):
     can_confirm = BooleanProperty(False)
     can_drop = BooleanProperty(False)
     fix_text = StringProperty("")
+    #: The dice the camera missed, which the players add with their faces ("" when none).
+    missing_text = StringProperty("")
     unread_text = StringProperty("")
     table_text = StringProperty("")
     face = NumericProperty(0)
@@ -283,6 +285,13 @@ class ScallywaggerScreen(GameScreen):
             if 0 <= self.fixing < len(values)
             else (f"Tap a die marked ? to say what it shows{extra}." if unsure else "")
         )
+        missing = int(reveal.get("missing") or 0) if self._legal("add") else 0
+        self.missing_text = (
+            f"The camera missed {missing} {'die' if missing == 1 else 'dice'}: add what "
+            f"{'it shows' if missing == 1 else 'each shows, one by one'}."
+            if missing
+            else ""
+        )
 
     def pick_die(self, index: int) -> None:
         """Choose die ``index`` of the reveal to confirm."""
@@ -294,6 +303,13 @@ class ScallywaggerScreen(GameScreen):
         for action in self._legal("drop"):
             if action.get("die") == self.fixing:
                 self.fixing = -1
+                self.act(action)
+                return
+
+    def add_die(self, value: int) -> None:
+        """Add a die the camera missed, showing ``value`` (the engine's listed add)."""
+        for action in self._legal("add"):
+            if action.get("value") == value:
                 self.act(action)
                 return
 
