@@ -261,7 +261,7 @@ def run_info(args: argparse.Namespace) -> int:
             "simulated": status.simulated,
             "chip_fault": status.chip_fault,
             "saturated": status.saturated,
-            "waiting": getattr(status, "waiting", False),
+            "waiting": status.waiting,
             "message": status.message,
         }
         if args.json:

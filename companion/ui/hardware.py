@@ -150,7 +150,7 @@ def explain_failure(scale: Any, exc: BaseException, channel: int) -> BalanceTrou
         log.exception("could not ask the balance why it gave no weight")
     pan = status.pan(channel) if status is not None else None
     waiting = ""
-    if status is not None and getattr(status, "waiting", False):
+    if status is not None and status.waiting:
         waiting = pan.message if pan is not None and pan.message else "waiting for the balance"
     return BalanceTrouble(
         weigh_trouble(
@@ -358,7 +358,7 @@ class HardwareService(EventDispatcher):
         """The balance's state, message and pans from the driver's status (UI thread);
         ``waiting`` is the driver's words while no reading comes."""
         self.pans = _pan_rows(status)
-        if waiting or getattr(status, "waiting", False):
+        if waiting or status.waiting:
             words = waiting or next((p.message for p in status.pans if p.message), "") or "waiting for the balance"
             self.scale_state = "waiting"
             self.scale_message = sentence(words) + " It carries on by itself when it is back."
@@ -425,20 +425,19 @@ class HardwareService(EventDispatcher):
         if scale is None:
             return
         channel = int(self.live_channel)
-        if not 0 <= channel < int(getattr(scale, "channels", 1) or 1):
+        if not 0 <= channel < scale.channels:
             channel = 0
         if self._restart_stream.is_set():
             self._restart_stream.clear()
             self._samples = None
         period = 1.0 / LIVE_RATE_HZ
-        clock = getattr(scale, "now", None)
         try:
             if self._samples is None:
                 self._samples = iter(scale.watch(notice_s=WAIT_NOTICE_S))
             latest: Reading | None = None
             waiting: Waiting | None = None
             started = time.monotonic()
-            began = clock() if clock is not None else 0.0
+            began = scale.now()
             while True:
                 item = next(self._samples)
                 if isinstance(item, Waiting):
@@ -449,7 +448,7 @@ class HardwareService(EventDispatcher):
                 spent = time.monotonic() - started
                 if spent >= 1.0:  # the watched pan says nothing (a firmware reporting its fault slowly)
                     break
-                if latest is not None and (spent >= period or (clock is not None and clock() - began >= period)):
+                if latest is not None and (spent >= period or scale.now() - began >= period):
                     break
             status = scale.status()
         except StopIteration:
