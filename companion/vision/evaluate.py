@@ -6,8 +6,10 @@ pip pattern) and ``dice`` ``[{"value", "box": [x, y, w, h]}]``.
 
 A reading is matched to a label by centre: for ``die`` boxes the reading's centre must
 fall inside the labelled box; for ``pips`` boxes (which can be far smaller than the
-die) inside the box or within one box size (the larger side) of its centre. Among the
-allowed pairs the closest are matched first, each label and reading at most once.
+die) inside the box or within one box size (the larger side) of its centre, and for a
+one (a box around a single pip) within half the size of the photo's dice, estimated from
+its other dice's pip boxes. Among the allowed pairs the closest are matched first, each
+label and reading at most once.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ import numpy as np
 
 from companion.errors import ExitCode
 from companion.vision.errors import VisionError
+
+#: A pip pattern of 2-6 spans about this share of the face (corner pips at +-0.27 of it,
+#: radius 0.09).
+PIP_SPAN = 0.72
 
 
 class BadLabels(VisionError, ValueError):
@@ -118,14 +124,24 @@ def load_labels(dataset: Path) -> list[LabelledImage]:
     return out
 
 
+def _half_die(label: LabelledImage) -> float:
+    """Half the typical die size (px) of a photo labelled by pip boxes, from its dice of
+    two or more pips; 0 when it has none (or its boxes hold whole dice)."""
+    spans = [max(d.box[2], d.box[3]) for d in label.dice if d.value >= 2]
+    if label.box_kind != "pips" or not spans:
+        return 0.0
+    return float(np.median(spans)) / PIP_SPAN / 2
+
+
 def match(label: LabelledImage, readings: Sequence[Reading]) -> ImageResult:
     """Pair the readings of one photo with its labels (see the module doc)."""
     result = ImageResult(label.image, label.group)
     cands = []
+    half_die = _half_die(label)
     for i, lab in enumerate(label.dice):
         x, y, w, h = lab.box
         lc = np.array([x + w / 2, y + h / 2])
-        reach = max(w, h, 1.0)
+        reach = max(w, h, half_die if lab.value == 1 else 0.0, 1.0)
         for j, r in enumerate(readings):
             rx, ry, rw, rh = r.box
             rc = np.array([rx + rw / 2, ry + rh / 2])

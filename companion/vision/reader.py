@@ -69,6 +69,8 @@ COARSE_NOT_NEEDED_BELOW_PX = 28.0
 #: (a pip is about a fifth of a face, and the finder draws small spots generously; the
 #: dice of a cluster seen as one spot are about half its size).
 PIP_SHARE = 0.4
+#: How far from a die's centre its pips may lie, in die sizes along each axis.
+PIP_REACH = 0.5
 #: A strong spot the face reader doubts is a die only if at least this share of the median
 #: size of the dice it read (smaller: a pip, mark or shadow beside them). Dice on one table
 #: differ less than that, but the finder sizes a die it doubts loosely: at 0.5, 9 of the
@@ -547,16 +549,18 @@ def resolve_overlaps(cand: Candidates, settings: ReaderSettings) -> np.ndarray:
         return is_die
     c, size = cand.centres[is_die], cand.sizes[is_die].max(1)
     sure = cand.probs[is_die, 1:7].max(1)
-    half = cand.sizes[is_die] * 0.4
     # rank by size, ties broken by order, so that of two equal spots one holds the other
     rank = np.empty(len(size), int)
     rank[np.argsort(size, kind="stable")] = np.arange(len(size))
-    # inside[i, j]: the centre of die j lies inside die i (and j is the smaller)
-    inside = (
-        (np.abs(c[None, :, 0] - c[:, None, 0]) <= half[:, None, 0])
-        & (np.abs(c[None, :, 1] - c[:, None, 1]) <= half[:, None, 1])
-        & (rank[None, :] < rank[:, None])
+    # inside[i, j]: the centre of die j lies inside die i (and j is the smaller); a pip's
+    # centre anywhere in the die's box (a corner pip of a loosely boxed die), another
+    # die's within 80 % of it (two dice side by side are a whole die apart)
+    reach = np.where(
+        (size[None, :] < PIP_SHARE * size[:, None])[..., None],
+        cand.sizes[is_die][:, None, :] * PIP_REACH,
+        cand.sizes[is_die][:, None, :] * 0.4,
     )
+    inside = (np.abs(c[None, :, :] - c[:, None, :]) <= reach).all(2) & (rank[None, :] < rank[:, None])
     drop = np.zeros(len(is_die), bool)
     for i in np.argsort(-rank):
         if drop[i]:

@@ -77,6 +77,26 @@ def test_a_pip_of_a_large_die_is_not_a_die_of_its_own():
     assert resolve_overlaps(c, ReaderSettings()).tolist() == [0]
 
 
+@pytest.mark.parametrize(
+    ("pip_at", "kept"),
+    [
+        ((385, 300), [0]),  # a pip near the edge of a die boxed loosely, past 80 % of it
+        ((405, 300), [0, 1]),  # outside the die's box: a small die beside it
+        ((300, 385), [0]),
+    ],
+)
+def test_a_pip_anywhere_in_a_die_is_not_a_die_but_a_small_die_beside_it_is(pip_at, kept):
+    c = cand((300, 300, 200, DIE5), (*pip_at, 40, DIE1))
+    assert sorted(resolve_overlaps(c, ReaderSettings()).tolist()) == kept
+
+
+def test_a_die_beside_a_larger_one_stays_when_it_is_no_pip():
+    # dice of 200 and 100 px side by side: the centre of the smaller lies in the larger's
+    # box but outside 80 % of it, and it is too large for a pip
+    c = cand((300, 300, 200, DIE5), (385, 300, 100, DIE1))
+    assert sorted(resolve_overlaps(c, ReaderSettings()).tolist()) == [0, 1]
+
+
 def test_a_large_spot_over_several_dice_is_a_cluster_not_a_die():
     # two dice read surely, and a spot as large as both read with doubt
     c = cand((300, 300, 200, {5: 0.6, 0: 0.4}), (260, 260, 60, DIE1), (340, 340, 60, DIE1))

@@ -51,6 +51,22 @@ def test_pip_boxes_match_within_one_box_size():
     assert far.missed == [1] and len(far.extra) == 1
 
 
+def test_a_one_in_pip_boxes_matches_within_half_the_photos_dice():
+    # the other dice's pip boxes span 36 px: dice of 50 px, so a one reaches 25 px
+    lab = img("pips", (1, (200, 200, 10, 10)), (4, (400, 400, 36, 36)), (6, (500, 100, 36, 36)))
+    read = [Reading(4, (393, 393, 50, 50)), Reading(6, (493, 93, 50, 50))]
+    near = match(lab, [Reading(1, (195, 218, 20, 20)), *read])  # centre 205,228: 23 px away
+    assert near.all_right
+    far = match(lab, [Reading(1, (195, 222, 20, 20)), *read])  # 27 px away
+    assert far.missed == [1] and len(far.extra) == 1
+
+
+def test_a_one_with_whole_die_boxes_still_needs_its_centre_inside():
+    lab = img("die", (1, (200, 200, 20, 20)), (4, (400, 400, 50, 50)))
+    r = match(lab, [Reading(1, (205, 215, 20, 20)), Reading(4, (400, 400, 50, 50))])  # centre 215,225
+    assert r.missed == [1]
+
+
 def test_each_reading_matches_one_label_closest_first():
     lab = img("die", (2, (0, 0, 50, 50)), (3, (40, 0, 50, 50)))
     # one reading sits in the overlap, nearer the second die; a second reading is on die one

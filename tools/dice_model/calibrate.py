@@ -44,10 +44,10 @@ from companion.vision.evaluate import (
     Reading,
     Scores,
     headline_row,
-    load_labels,
     match,
     score,
 )
+from companion.vision.label_fixes import load_fixed_labels, load_label_fixes
 from companion.vision.reader import (
     CALIBRATION_FILE,
     Calibration,
@@ -57,6 +57,9 @@ from companion.vision.reader import (
     decide_dice,
     resolve_overlaps,
 )
+
+#: Corrections to the published labels (evidence in each entry; tools/dice_model/README.md).
+LABEL_FIXES = Path(__file__).resolve().parent / "label_fixes.json"
 
 
 @dataclass(frozen=True)
@@ -236,11 +239,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="read with this ReaderSettings field changed (e.g. face_views=2), to weigh a setting",
     )
+    ap.add_argument(
+        "--label-fixes",
+        type=Path,
+        default=LABEL_FIXES,
+        help="corrections to the published labels, applied in scoring (default %(default)s)",
+    )
+    ap.add_argument("--no-label-fixes", action="store_true", help="score against the labels as published")
     ap.add_argument("runs", type=Path, nargs="+")
     args = ap.parse_args(argv)
     settings = dataclasses.replace(ReaderSettings(), **dict(_setting(ap, text) for text in args.set))
     cv2.setNumThreads(1)
-    found = [(d, lab) for d in args.dataset for lab in load_labels(d)]
+    fixes = None if args.no_label_fixes else args.label_fixes
+    found = load_fixed_labels(args.dataset, fixes)
+    if fixes is not None:
+        print(f"labels corrected by {fixes} ({len(load_label_fixes(fixes))} fixes; --no-label-fixes: as published)")
     labels = {Path(lab.image).name: lab for _, lab in found}
     images = {Path(lab.image).name: d / lab.image for d, lab in found}
     helds = load_runs(args.runs, labels, images, settings)
@@ -292,7 +305,8 @@ def main(argv: list[str] | None = None) -> int:
             max_wrong=args.max_wrong,
             max_phantoms=args.max_phantoms,
             note=f"fitted on the unseen-source readings of {sorted({h.source for h in unseen})} "
-            f"({len(unseen)} photos; runs {sorted({h.run for h in unseen})})",
+            f"({len(unseen)} photos; runs {sorted({h.run for h in unseen})}"
+            f"{'' if fixes is None else '; labels fixed by ' + fixes.name})",
         )
         args.write.mkdir(parents=True, exist_ok=True)
         (args.write / CALIBRATION_FILE).write_text(

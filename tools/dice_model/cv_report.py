@@ -38,11 +38,14 @@ from companion.vision.evaluate import (
     Reading,
     format_scores,
     headline_row,
-    load_labels,
     match,
     score_by_group,
 )
+from companion.vision.label_fixes import load_fixed_labels
 from companion.vision.reader import CALIBRATION_FILE, Calibration, DiceReader, ReaderSettings
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from calibrate import LABEL_FIXES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -97,10 +100,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--errors", action="store_true", help="also list every photo not read all right: dice misread, missed and extra"
     )
+    ap.add_argument(
+        "--no-label-fixes",
+        action="store_true",
+        help=f"score against the labels as published, not fixed by {LABEL_FIXES.name}",
+    )
     ap.add_argument("folders", type=Path, nargs="+")
     args = ap.parse_args(argv)
-    labels = {Path(lab.image).name: lab for d in args.dataset for lab in load_labels(d)}
-    folders = {Path(lab.image).name: d for d in args.dataset for lab in load_labels(d)}
+    found = load_fixed_labels(args.dataset, None if args.no_label_fixes else LABEL_FIXES)
+    labels = {Path(lab.image).name: lab for _, lab in found}
+    folders = {Path(lab.image).name: d for d, lab in found}
     results, confs = [], []
     settings = ReaderSettings()
     if args.face_views is not None:

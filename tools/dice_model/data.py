@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.vision.evaluate import PIP_SPAN
 from companion.vision.render import RENDER_VERSION, render_scene
 
 
@@ -29,10 +30,6 @@ class Picture:
     def __post_init__(self) -> None:
         if self.readable is None:
             self.readable = np.ones(len(self.values), bool)
-
-
-#: A pip pattern of 2-6 spans about 0.72 of the face (corner pips at +-0.27, radius 0.09).
-PIP_SPAN = 0.72
 
 
 def pip_box_to_die_size(pip_sizes: np.ndarray, values: list[int]) -> np.ndarray:

@@ -71,6 +71,8 @@ NOT_A_DIE_SHARE = 0.45
 #: recipe: a quarter of them grey did not help a reader that never saw a grey photo read
 #: the grey source (tools/dice_model/README.md has the figures).
 GREY_SHARE = 0.0
+#: Share of each face-reader target spread over the other classes.
+LABEL_SMOOTHING = 0.02
 
 
 # ------------------------------------------------------------------------- finder ---------
@@ -296,6 +298,7 @@ def train_faces(
     stem: str = SHIPPED_STEM,
     grey_share: float = GREY_SHARE,
     head: str = SHIPPED_HEAD,
+    label_smoothing: float = LABEL_SMOOTHING,
 ) -> FaceReader:
     """Train the face reader for ``steps`` batches on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
@@ -323,7 +326,7 @@ def train_faces(
             ys.append(v)
         x = torch.from_numpy(np.stack(xs))
         y = torch.tensor(ys)
-        loss = F.cross_entropy(net(x), y, label_smoothing=0.02)
+        loss = F.cross_entropy(net(x), y, label_smoothing=label_smoothing)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -486,6 +489,12 @@ def main(argv: list[str] | None = None) -> int:
         default=SHIPPED_HEAD,
         help="the face readers' last layers (nets.FaceReader; default %(default)s, as shipped)",
     )
+    ap.add_argument(
+        "--label-smoothing",
+        type=float,
+        default=LABEL_SMOOTHING,
+        help="share of each face-reader target spread over the other classes (default %(default)s, as shipped)",
+    )
     ap.add_argument("--finder-onnx", type=Path, help="use this already trained finder and train only the face readers")
     ap.add_argument("--holdout-source", help="leave out every photo of this source (file name prefix, e.g. gr)")
     ap.add_argument("--folds", type=int, default=0)
@@ -543,6 +552,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.face_stem,
                 args.grey_share,
                 args.face_head,
+                args.label_smoothing,
             )
 
         export_faces(faces(args.seed), args.out)
