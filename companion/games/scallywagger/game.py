@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -722,43 +722,48 @@ def _who(state: ScallywaggerState, action: Mapping[str, Any]) -> str | None:
 
 
 def _confirm(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
-    _need_phase(state, "confirm")
-    assert state.reveal is not None
-    index = get_field(action, "die", int)
-    value = get_field(action, "value", int)
-    who = _who(state, action)
-    reveal = state.reveal.confirm(index, value)
-    by = f"{who} confirms" if who else "Confirmed:"
-    events = [event("confirm", f"{by} die {index} shows {value}.", die=index, value=value, by=who)]
-    return _settle_when_known(replace(state, reveal=reveal), events)
+    def change(reveal: Reveal) -> tuple[Reveal, str, dict[str, Any]]:
+        index = get_field(action, "die", int)
+        value = get_field(action, "value", int)
+        return reveal.confirm(index, value), f"die {index} shows {value}.", {"die": index, "value": value}
+
+    return _word_on_reveal(state, action, "confirm", ("confirms", "Confirmed:"), change)
 
 
 def _drop(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
-    _need_phase(state, "confirm")
-    assert state.reveal is not None
-    index = get_field(action, "die", int)
-    who = _who(state, action)
-    reveal = state.reveal.drop(index)
-    by = f"{who} says" if who else "Confirmed:"
-    events = [event("drop", f"{by} die {index} is no die.", die=index, by=who)]
-    return _settle_when_known(replace(state, reveal=reveal), events)
+    def change(reveal: Reveal) -> tuple[Reveal, str, dict[str, Any]]:
+        index = get_field(action, "die", int)
+        return reveal.drop(index), f"die {index} is no die.", {"die": index}
+
+    return _word_on_reveal(state, action, "drop", ("says", "Confirmed:"), change)
 
 
 def _add(state: ScallywaggerState, action: Mapping[str, Any]) -> tuple[ScallywaggerState, list[Event]]:
+    def change(reveal: Reveal) -> tuple[Reveal, str, dict[str, Any]]:
+        value = get_field(action, "value", int)
+        return reveal.add(value), f"a die the camera missed, showing {value}.", {"value": value}
+
+    return _word_on_reveal(state, action, "add", ("adds", "Added:"), change)
+
+
+def _word_on_reveal(
+    state: ScallywaggerState,
+    action: Mapping[str, Any],
+    kind: str,
+    verbs: tuple[str, str],
+    change: Callable[[Reveal], tuple[Reveal, str, dict[str, Any]]],
+) -> tuple[ScallywaggerState, list[Event]]:
+    """A player's word on a die of the reveal (``change`` gives the new reveal, the event's
+    words and data; ``verbs``: after a named player, and alone); the challenge is settled
+    once every die is known."""
     _need_phase(state, "confirm")
     assert state.reveal is not None
-    value = get_field(action, "value", int)
+    reveal, words, data = change(state.reveal)
     who = _who(state, action)
-    reveal = state.reveal.add(value)
-    by = f"{who} adds" if who else "Added:"
-    events = [event("add", f"{by} a die the camera missed, showing {value}.", value=value, by=who)]
-    return _settle_when_known(replace(state, reveal=reveal), events)
-
-
-def _settle_when_known(state: ScallywaggerState, events: list[Event]) -> tuple[ScallywaggerState, list[Event]]:
-    """Settle the challenge once every die of the reveal is known; until then, wait."""
-    assert state.reveal is not None
-    if not state.reveal.settled:
+    by = f"{who} {verbs[0]}" if who else verbs[1]
+    events = [event(kind, f"{by} {words}", **data, by=who)]
+    state = replace(state, reveal=reveal)
+    if not reveal.settled:
         return state, events
     return _settle(state, events)
 
