@@ -126,13 +126,14 @@ def test_dice_the_camera_missed_are_added_with_their_faces(app):
     c.act({"type": "reveal", "detections": _detections(seen, unsure=())})
     kd.pump(2)
     assert screen.missing_text == "The camera missed 2 dice: add what each shows, one by one."
+    assert screen.reveal_shown  # the preview's boxes show which dice it missed
     assert screen.ids.add_row.shown and not screen.ids.fix_row.shown
     assert not kd.find_all(screen.ids.others, cls="PButton")  # no "Add (value)" buttons below
     kd.tap_key(screen, "add:3")
     assert c.session.history()[-1].action == {"type": "add", "value": 3}
     assert screen.missing_text == "The camera missed 1 die: add what it shows."
     kd.tap_key(screen, "add:6")
-    assert c.summary.detail["phase"] != "confirm"
+    assert c.summary.detail["phase"] != "confirm" and not screen.reveal_shown
     assert c.summary.detail["reveal"]["dice"] == [*seen, 3, 6]
     assert not screen.ids.add_row.shown and kd.find_all(screen, key="reveal:9")
     assert kd.outside_parent(app.root) == []

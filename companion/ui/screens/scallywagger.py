@@ -61,7 +61,7 @@ class ScallywaggerScreen(GameScreen):
 
     bid_words = StringProperty("")
     bid_odds = StringProperty("")
-    #: The reveal is being counted: the camera preview shows.
+    #: The reveal is being counted or its dice confirmed: the camera preview shows.
     reveal_shown = BooleanProperty(False)
     #: The die of the reveal being confirmed (-1: none), and what the reader could not read.
     fixing = NumericProperty(-1)
@@ -119,7 +119,7 @@ class ScallywaggerScreen(GameScreen):
         self._fill_peeks()
         self._fill_bid_pad()
         self._fill_challenges()
-        self._fill_reveal()
+        self._fill_reveal(d)
         self._fill_revealed(d)
         self._fill_others()
 
@@ -214,9 +214,10 @@ class ScallywaggerScreen(GameScreen):
                 )
         fill_buttons(self.ids.challenges, specs, lambda: self.new_action_button(height=dp(64)))
 
-    def _fill_reveal(self) -> None:
+    def _fill_reveal(self, d: Mapping[str, Any]) -> None:
         reveals = self._legal("reveal")
-        self.reveal_shown = any("from" in a for a in reveals)
+        # the preview stays while dice are confirmed or added: its boxes show which it missed
+        self.reveal_shown = any("from" in a for a in reveals) or d.get("phase") == "confirm"
         specs = []
         for a in reveals:
             if "from" in a:
