@@ -47,7 +47,7 @@ from companion.vision.evaluate import (
     match,
     score,
 )
-from companion.vision.label_fixes import load_fixed_labels, load_label_fixes
+from companion.vision.label_fixes import load_fixed_labels
 from companion.vision.reader import (
     CALIBRATION_FILE,
     Calibration,
@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
     fixes = None if args.no_label_fixes else args.label_fixes
     found = load_fixed_labels(args.dataset, fixes)
     if fixes is not None:
-        print(f"labels corrected by {fixes} ({len(load_label_fixes(fixes))} fixes; --no-label-fixes: as published)")
+        print(f"labels corrected by {fixes} (--no-label-fixes: as published)")
     labels = {Path(lab.image).name: lab for _, lab in found}
     images = {Path(lab.image).name: d / lab.image for d, lab in found}
     helds = load_runs(args.runs, labels, images, settings)
