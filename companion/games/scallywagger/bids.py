@@ -128,18 +128,21 @@ class Reveal:
     dropped: tuple[int, ...] = ()
 
     @property
-    def surplus(self) -> int:
-        """How many of the unsure dice are not dice and have not been said to be yet."""
+    def _excess(self) -> int:
+        """The dice kept less those on the table: above 0 too many seen, below 0 too few."""
         if self.dice is None or self.expected is None:
             return 0
-        return max(0, len(self.dice) - len(self.dropped) - self.expected)
+        return len(self.dice) - len(self.dropped) - self.expected
+
+    @property
+    def surplus(self) -> int:
+        """How many of the unsure dice are not dice and have not been said to be yet."""
+        return max(0, self._excess)
 
     @property
     def missing(self) -> int:
         """How many dice on the table the camera did not see and no player has added yet."""
-        if self.dice is None or self.expected is None:
-            return 0
-        return max(0, self.expected - (len(self.dice) - len(self.dropped)))
+        return max(0, -self._excess)
 
     @property
     def settled(self) -> bool:
@@ -181,7 +184,7 @@ class Reveal:
             raise IllegalAction(f"a die shows 1 to 6, not {value}")
         if not self.may_confirm:
             raise IllegalAction(
-                f"the camera saw {self.surplus} more {_dice(self.surplus)} than are on the table, and only "
+                f"the camera saw {self.surplus} more {dice_word(self.surplus)} than are on the table, and only "
                 f"{len(self.unsure)} unsure: die {index} is one of those that are not dice"
             )
         dice = (*self.dice[:index], value, *self.dice[index + 1 :])
@@ -218,7 +221,8 @@ class Reveal:
         return replace(self, dice=(*(self.dice or ()), value))
 
 
-def _dice(n: int) -> str:
+def dice_word(n: int) -> str:
+    """The noun for ``n`` dice: "die" (1) or "dice"."""
     return "die" if n == 1 else "dice"
 
 

@@ -29,6 +29,7 @@ from companion.games.scallywagger.bids import (
     Reveal,
     are_no_dice,
     bid_words,
+    dice_word,
     legal_bids,
     refusal,
     reveal_from_action,
@@ -922,8 +923,8 @@ def _confirm_prompt(reveal: Reveal) -> str:
         extra = f" {surplus} of them {are_no_dice(surplus)}: say which." if surplus else ""
         parts.append(f"The camera is unsure of {waiting}: a player confirms what each shows.{extra}")
     if reveal.missing:
-        dice = "die" if reveal.missing == 1 else "dice"
-        parts.append(f"The camera missed {reveal.missing} {dice}: a player adds what each shows.")
+        missed = f"{reveal.missing} {dice_word(reveal.missing)}"
+        parts.append(f"The camera missed {missed}: a player adds what each shows.")
     return " ".join(parts)
 
 

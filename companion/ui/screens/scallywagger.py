@@ -12,7 +12,7 @@ from typing import Any
 from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 
-from companion.games.scallywagger.bids import are_no_dice
+from companion.games.scallywagger.bids import are_no_dice, dice_word
 from companion.ui.screens.game_base import GameScreen
 from companion.ui.widgets import dice_view, gamebar, table  # noqa: F401  (kv classes)
 from companion.ui.widgets.base import PButton, PToggle, fill_buttons
@@ -288,7 +288,7 @@ class ScallywaggerScreen(GameScreen):
         )
         missing = int(reveal.get("missing") or 0) if self._legal("add") else 0
         self.missing_text = (
-            f"The camera missed {missing} {'die' if missing == 1 else 'dice'}: add what "
+            f"The camera missed {missing} {dice_word(missing)}: add what "
             f"{'it shows' if missing == 1 else 'each shows, one by one'}."
             if missing
             else ""
