@@ -36,6 +36,9 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from data import LABEL_FIXES
 
 from companion.vision.evaluate import (
     HEADLINE_HEADER,
@@ -57,9 +60,6 @@ from companion.vision.reader import (
     decide_dice,
     resolve_overlaps,
 )
-
-#: Corrections to the published labels (evidence in each entry; tools/dice_model/README.md).
-LABEL_FIXES = Path(__file__).resolve().parent / "label_fixes.json"
 
 
 @dataclass(frozen=True)

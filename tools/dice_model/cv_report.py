@@ -45,7 +45,7 @@ from companion.vision.label_fixes import load_fixed_labels
 from companion.vision.reader import CALIBRATION_FILE, Calibration, DiceReader, ReaderSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from calibrate import LABEL_FIXES
+from data import LABEL_FIXES
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,8 +9,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.evaluate import PIP_SPAN
+from companion.vision.evaluate import PIP_SPAN, BadLabels
+from companion.vision.label_fixes import load_fixed_labels
 from companion.vision.render import RENDER_VERSION, render_scene
+
+#: Corrections to the published labels, each with its evidence (tools/dice_model/README.md).
+LABEL_FIXES = Path(__file__).resolve().parent / "label_fixes.json"
 
 
 @dataclass
@@ -49,31 +52,29 @@ def pip_box_to_die_size(pip_sizes: np.ndarray, values: list[int]) -> np.ndarray:
     return out
 
 
-def load_real(dataset: Path) -> list[Picture]:
-    """Every labelled photo of a dice-real style folder (labels.jsonl + images/)."""
+def load_reals(datasets: list[Path], fixes: Path | None = None) -> list[Picture]:
+    """Every labelled photo of dice-real style folders (labels.jsonl + images/), with the
+    corrections of the fixes file ``fixes`` applied (None: the labels as published).
+
+    Raises:
+        BadLabels: a labels file or the fixes file cannot be read, or a fix does not fit.
+    """
     out = []
-    for line in (dataset / "labels.jsonl").read_text().splitlines():
-        if not line.strip():
-            continue
-        rec = json.loads(line)
-        img = cv2.imread(str(dataset / rec["image"]), cv2.IMREAD_COLOR)
-        boxes = np.array([d["box"] for d in rec["dice"]], np.float32).reshape(-1, 4)
-        centres = boxes[:, :2] + boxes[:, 2:] / 2
+    for dataset, lab in load_fixed_labels(datasets, fixes):
+        img = cv2.imread(str(dataset / lab.image), cv2.IMREAD_COLOR)
+        if img is None:
+            raise BadLabels(f"{dataset / lab.image} could not be read as a picture")
+        boxes = np.array([d.box for d in lab.dice], np.float32).reshape(-1, 4)
+        values = [d.value for d in lab.dice]
         sizes = boxes[:, 2:].copy()
-        if rec.get("box_kind") == "pips":
-            sizes = pip_box_to_die_size(sizes, [d["value"] for d in rec["dice"]])
-        name = Path(rec["image"]).name
+        if lab.box_kind == "pips":
+            sizes = pip_box_to_die_size(sizes, values)
         out.append(
             Picture(
-                name, name.split("_")[0], img, centres, sizes, np.array([d["value"] for d in rec["dice"]], np.int64)
+                Path(lab.image).name, lab.group, img, boxes[:, :2] + boxes[:, 2:] / 2, sizes, np.array(values, np.int64)
             )
         )
     return out
-
-
-def load_reals(datasets: list[Path]) -> list[Picture]:
-    """Every labelled photo of several dice-real style folders."""
-    return [p for d in datasets for p in load_real(d)]
 
 
 #: Share of renders drawn plain (the simulated camera's look) rather than varied.

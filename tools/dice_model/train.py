@@ -33,7 +33,7 @@ import torch.nn.functional as F
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from data import Picture, folds, geometric, jpeg, load_reals, load_synthetic, photometric
+from data import LABEL_FIXES, Picture, folds, geometric, jpeg, load_reals, load_synthetic, photometric
 from nets import SHIPPED_HEAD, SHIPPED_STEM, FaceReader, Finder
 
 from companion.vision.preprocess import (
@@ -496,6 +496,14 @@ def main(argv: list[str] | None = None) -> int:
         default=LABEL_SMOOTHING,
         help="share of each face-reader target spread over the other classes (default %(default)s, as shipped)",
     )
+    ap.add_argument(
+        "--label-fixes",
+        type=Path,
+        nargs="?",
+        const=LABEL_FIXES,
+        help=f"train on the labels corrected by this fixes file (alone: {LABEL_FIXES.name}); "
+        "without it, on the labels as published (as the shipped networks were)",
+    )
     ap.add_argument("--finder-onnx", type=Path, help="use this already trained finder and train only the face readers")
     ap.add_argument("--holdout-source", help="leave out every photo of this source (file name prefix, e.g. gr)")
     ap.add_argument("--folds", type=int, default=0)
@@ -513,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
 
-    real, test = split(load_reals(args.dataset), args.holdout_source, args.folds, args.fold)
+    real, test = split(load_reals(args.dataset, args.label_fixes), args.holdout_source, args.folds, args.fold)
     if args.predict_only:
         write_predictions(args.out, test)
         log.info("wrote %s", args.out / "predictions.jsonl")
