@@ -657,11 +657,12 @@ class StreamScale(Scale):
         fault = none_work and any(p.state in ("no_amplifier", "dout_low", "powered_down") for p in broken)
         saturated = none_work and not fault
         unstable = any(p.state != "ok" for p in pans)
-        words = [p.message for p in pans if p.message]
+        words = list(dict.fromkeys(p.message for p in pans if p.message))  # every pan waits alike when unplugged
         backend = self._message()
         note = backend if backend not in words else ""
         if note:
-            words.append(note)
+            # "waiting for the balance on P: plug it back in" says all the pans' "waiting ... on P" say
+            words = [w for w in words if not note.startswith(w)] + [note]
         connected = self._connected()
         return ScaleStatus(
             connected=connected,

@@ -195,6 +195,26 @@ def test_a_balance_plugged_back_in_under_another_port_name_is_found_there(fw, tm
     assert fw.scale.device_id == device and fw.scale.reconnects == 1
 
 
+def test_a_different_balance_on_another_port_is_not_taken_for_the_one_unplugged(fw, tmp_path):
+    """Two balances at one table: ours is unplugged, and the other one, with its own id and
+    calibration, answers on another port. The driver keeps waiting for its own balance
+    instead of weighing on the other one's figures."""
+    fw.scale.close()
+    first = tmp_path / "ttyUSB0"
+    first.symlink_to(fw.rig.port)
+    fw.scale = open_scale(f"serial://{first}?handshake=10&ports={fw.rig.link}")
+    ours = fw.scale.device_id
+    reply = fw.scale.command(proto.id_command("other-pans"), lambda r: isinstance(r, proto.DeviceId), timeout=5.0)
+    assert reply == proto.DeviceId("other-pans")  # the board now says it is another balance
+    fw.unplug()
+    first.unlink()
+    fw.replug()
+    time.sleep(4.0)  # several searches of the port list
+    status = fw.scale.status()
+    assert not status.connected and status.message == f"waiting for the balance on {first}: plug it back in"
+    assert (fw.scale.port_name, fw.scale.device_id, fw.scale.reconnects) == (str(first), ours, 0)
+
+
 def test_readings_are_timed_by_the_balance_not_by_a_busy_host(fw):
     """The host stops reading for a while (a busy tablet): the readings it then gets in a
     burst keep the balance's own spacing, 12.5 ms, so a load cannot look steadier than it is."""
