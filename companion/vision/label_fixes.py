@@ -17,6 +17,7 @@ tools apply the fixes on loading, and say so.
 from __future__ import annotations
 
 import json
+import logging
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -24,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.vision.evaluate import BadLabels, Label, LabelledImage, load_labels
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -80,15 +83,20 @@ def _face(where: str, v: Any) -> int:
 
 def apply_label_fixes(labels: Iterable[LabelledImage], fixes: Iterable[LabelFix]) -> list[LabelledImage]:
     """``labels`` with ``fixes`` applied (matched by image file name); the rest unchanged.
+    A fix for a source none of ``labels`` is from (another dataset, not given) is skipped.
 
     Raises:
-        BadLabels: a fix names an image not among ``labels``, a die index it does not
-            have, or a die whose value is not the one the fix says it was.
+        BadLabels: a fix names an image not among ``labels`` of a source that is, a die
+            index it does not have, or a die whose value is not the one the fix says it was.
     """
     out = {Path(lab.image).name: lab for lab in labels}
     order = list(out)
+    sources = {lab.group for lab in out.values()}
     for fix in fixes:
         lab = out.get(fix.image)
+        if lab is None and _source(fix.image) not in sources:
+            log.debug("label fix for %s skipped: no labels of its source were given", fix.image)
+            continue
         if lab is None:
             raise BadLabels(f"label fix for {fix.image}: no such image among the labels")
         dice = list(lab.dice)
@@ -100,6 +108,10 @@ def apply_label_fixes(labels: Iterable[LabelledImage], fixes: Iterable[LabelFix]
             dice[fix.die] = replace(dice[fix.die], value=fix.value)
         out[fix.image] = replace(lab, dice=tuple(dice))
     return [out[name] for name in order]
+
+
+def _source(image: str) -> str:
+    return LabelledImage(image, "die", ()).group
 
 
 def load_fixed_labels(datasets: Iterable[Path], fixes: Path | None) -> list[tuple[Path, LabelledImage]]:

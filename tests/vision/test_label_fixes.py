@@ -67,6 +67,12 @@ def test_a_bad_fixes_file_is_refused(tmp_path, entries, says):
         load_label_fixes(fixes_file(tmp_path, entries))
 
 
+def test_a_fix_for_a_source_not_given_is_skipped(tmp_path):
+    other = {**CHANGE, "image": "nb_1.jpg"}  # a fix for a photo of another dataset
+    fixed = apply_label_fixes(LABELS, load_label_fixes(fixes_file(tmp_path, [other, ADD])))
+    assert fixed == [LABELS[0], LabelledImage("images/gr_2.jpg", "die", (Label(4, (5, 6, 40, 41)),))]
+
+
 def test_an_unreadable_fixes_file_is_refused(tmp_path):
     with pytest.raises(BadLabels, match="cannot read the label fixes"):
         load_label_fixes(tmp_path / "missing.json")

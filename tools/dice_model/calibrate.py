@@ -25,7 +25,6 @@ to ``MODELS/dice_calibration.json`` (for the shipped networks).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import sys
@@ -39,9 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from data import LABEL_FIXES
+from reader_args import add_set_option, reader_settings
 
 from companion.vision.evaluate import (
     HEADLINE_HEADER,
+    BadLabels,
     ImageResult,
     LabelledImage,
     Reading,
@@ -204,25 +205,6 @@ def fit(
     return Calibration(t, threshold, note)
 
 
-def _setting(ap: argparse.ArgumentParser, text: str) -> tuple[str, object]:
-    """``NAME=VALUE`` as a ReaderSettings field and a value of that field's type."""
-    name, _, value = text.partition("=")
-    fields = {f.name: f for f in dataclasses.fields(ReaderSettings)}
-    if name not in fields or not value:
-        ap.error(f"--set {text!r}: give NAME=VALUE with NAME one of {', '.join(fields)}")
-    current = getattr(ReaderSettings(), name)
-    kind = float if current is None else type(current)  # unsure_below: None stands for "calibrated"
-    try:
-        if kind is bool:
-            return name, value.lower() in ("1", "true", "yes")
-        if kind is tuple:
-            return name, tuple(float(v) for v in value.split(","))
-        return name, kind(value)
-    except (TypeError, ValueError):
-        ap.error(f"--set {text!r}: {value!r} is not a {type(current).__name__}")
-    raise AssertionError  # ap.error exits
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dataset", type=Path, nargs="+", required=True)
@@ -232,13 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--uncalibrated", action="store_true", help="also score with no temperature and the default threshold (0.9)"
     )
-    ap.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="read with this ReaderSettings field changed (e.g. face_views=2), to weigh a setting",
-    )
+    add_set_option(ap)
     ap.add_argument(
         "--label-fixes",
         type=Path,
@@ -248,10 +224,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-label-fixes", action="store_true", help="score against the labels as published")
     ap.add_argument("runs", type=Path, nargs="+")
     args = ap.parse_args(argv)
-    settings = dataclasses.replace(ReaderSettings(), **dict(_setting(ap, text) for text in args.set))
+    settings = reader_settings(ap, args.set)
     cv2.setNumThreads(1)
     fixes = None if args.no_label_fixes else args.label_fixes
-    found = load_fixed_labels(args.dataset, fixes)
+    try:
+        found = load_fixed_labels(args.dataset, fixes)
+    except BadLabels as e:
+        ap.error(str(e))
     if fixes is not None:
         print(f"labels corrected by {fixes} (--no-label-fixes: as published)")
     labels = {Path(lab.image).name: lab for _, lab in found}

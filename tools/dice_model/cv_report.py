@@ -14,7 +14,9 @@ table twice its width and height (its dice keep their pixels, so they are half a
 for the finder); with ``--reframe zoom:0.5`` it is cut to its dice with half a die size
 around them (dice as large as the frame allows). These check that dice of other sizes
 than the photos' own are read too. With ``--errors`` every photo not read all right is
-listed as it is scored ("?" marks a die flagged unsure).
+listed as it is scored ("?" marks a die flagged unsure). ``--reread --set NAME=VALUE``
+reads with a reader setting changed (``--set auto_tray=yes``: only the dice inside the
+tray found holding them).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from companion.vision.evaluate import (
     HEADLINE_HEADER,
+    BadLabels,
     ImageResult,
     Label,
     LabelledImage,
@@ -42,10 +45,11 @@ from companion.vision.evaluate import (
     score_by_group,
 )
 from companion.vision.label_fixes import load_fixed_labels
-from companion.vision.reader import CALIBRATION_FILE, Calibration, DiceReader, ReaderSettings
+from companion.vision.reader import CALIBRATION_FILE, Calibration, DiceReader
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from data import LABEL_FIXES
+from reader_args import add_set_option, reader_settings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,29 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="read the held-out photos again with each fold's networks and these settings",
     )
-    ap.add_argument("--face-views", type=int, help="with --reread: quarter-turns per die (default: the app's)")
-    ap.add_argument(
-        "--look-again-below",
-        type=float,
-        help="with --reread: look again at dice read with less than this (default: the app's)",
-    )
-    ap.add_argument(
-        "--second-opinion",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="with --reread: ask the second face reader about doubtful dice (default: the app's)",
-    )
-    ap.add_argument(
-        "--rescale",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="with --reread: look again at dice too small or large for the finder (default: the app's)",
-    )
-    ap.add_argument(
-        "--auto-tray",
-        action="store_true",
-        help="with --reread: drop dice outside the tray found holding the dice (ReaderSettings.auto_tray)",
-    )
+    add_set_option(ap)
     ap.add_argument(
         "--unsure-from",
         type=Path,
@@ -107,21 +89,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("folders", type=Path, nargs="+")
     args = ap.parse_args(argv)
-    found = load_fixed_labels(args.dataset, None if args.no_label_fixes else LABEL_FIXES)
+    try:
+        found = load_fixed_labels(args.dataset, None if args.no_label_fixes else LABEL_FIXES)
+    except BadLabels as e:
+        ap.error(str(e))
     labels = {Path(lab.image).name: lab for _, lab in found}
     folders = {Path(lab.image).name: d for d, lab in found}
     results, confs = [], []
-    settings = ReaderSettings()
-    if args.face_views is not None:
-        settings = replace(settings, face_views=args.face_views)
-    if args.look_again_below is not None:
-        settings = replace(settings, look_again_below=args.look_again_below)
-    if args.second_opinion is not None:
-        settings = replace(settings, second_opinion=args.second_opinion)
-    if args.rescale is not None:
-        settings = replace(settings, rescale=args.rescale)
-    if args.auto_tray:
-        settings = replace(settings, auto_tray=True)
+    settings = reader_settings(ap, args.set)
+    if args.set and not args.reread:
+        ap.error("--set needs --reread")
     if args.reframe and not args.reread:
         ap.error("--reframe needs --reread")
     for folder in args.folders:
@@ -130,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
             reader.calibration = Calibration.load(args.unsure_from / CALIBRATION_FILE)
         for line in (folder / "predictions.jsonl").read_text().splitlines():
             rec = json.loads(line)
+            if rec["image"] not in labels:
+                ap.error(f"{folder}: {rec['image']} is in none of the datasets given")
             lab = labels[rec["image"]]
             if reader is not None:
                 image = cv2.imread(str(folders[rec["image"]] / lab.image))

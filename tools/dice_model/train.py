@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from data import LABEL_FIXES, Picture, folds, geometric, jpeg, load_reals, load_synthetic, photometric
 from nets import SHIPPED_HEAD, SHIPPED_STEM, FaceReader, Finder
 
+from companion.vision.evaluate import BadLabels
 from companion.vision.preprocess import (
     CROP_PX,
     FINDER_SIDE,
@@ -521,7 +522,11 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
 
-    real, test = split(load_reals(args.dataset, args.label_fixes), args.holdout_source, args.folds, args.fold)
+    try:
+        photos = load_reals(args.dataset, args.label_fixes)
+    except BadLabels as e:
+        ap.error(str(e))
+    real, test = split(photos, args.holdout_source, args.folds, args.fold)
     if args.predict_only:
         write_predictions(args.out, test)
         log.info("wrote %s", args.out / "predictions.jsonl")
