@@ -136,8 +136,9 @@ class ScaleStatus:
     two-pan balance with one amplifier missing still weighs on the other: see ``pans``).
     ``waiting`` is True while the balance is unplugged and Purser waits for it to come back
     (``message`` then says "waiting for the balance on PORT"). ``message`` says every pan's
-    trouble and then ``note``, what the backend itself says (no pan's words: each pan has
-    its own ``message``).
+    trouble once (pans in the same trouble share the words) and then ``note``, what the
+    backend itself says (no pan's words: each pan has its own ``message``); a pan's words
+    that the note repeats and adds to are left to the note.
     """
 
     connected: bool
