@@ -50,7 +50,7 @@ SUPERSAMPLE = 2
 #: Raised whenever a seed's picture or labels change, so that renders cached by the
 #: training tools are drawn again (2: boxes hold the top face; 3: scenes built in 3D with
 #: a pinhole camera, ``variety`` and readability).
-RENDER_VERSION = 4
+RENDER_VERSION = 3
 
 #: A die whose top face shows less than this share of itself is labelled unreadable ...
 READABLE_SHARE = 0.8

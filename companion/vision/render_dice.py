@@ -28,9 +28,7 @@ PIP_LAYOUT: dict[int, tuple[tuple[float, float], ...]] = {
 }
 
 MATERIALS = ("opaque", "translucent", "marbled", "glitter", "metallic")
-#: "disc": the pips inside a large round inset of another colour (pips of the body's
-#: colour on a grey or dark disc, as on many casino and novelty dice).
-PIP_STYLES = ("painted", "dished", "ringed", "inked", "ringface", "disc")
+PIP_STYLES = ("painted", "dished", "ringed", "inked", "ringface")
 
 _BODY_COLOURS = (  # BGR; the kinds of dice seen on real tables
     (235, 235, 235),
@@ -80,9 +78,6 @@ class DieLook:
     gloss: float = 0.2
     big_one: float = 1.0
     logo_one: bool = False
-    disc: tuple[float, float, float] | None = None
-    disc_radius: float = 0.0
-    veins: bool = False
 
 
 def _lum(c: np.ndarray) -> float:
@@ -91,11 +86,7 @@ def _lum(c: np.ndarray) -> float:
 
 def pick_look(rng: np.random.Generator, variety: bool) -> DieLook:
     """A random die appearance; with ``variety`` every material and pip style, otherwise
-    opaque dice with painted pips (the simulated camera's dice). Some varied dice have
-    pips as bright as the body, told apart by colour alone (red pips on a dark blue die)."""
-    if variety and rng.random() < 0.12:
-        body, pip = _colour_only_pair(rng)
-        return _varied_look(rng, body, pip)
+    opaque dice with painted pips (the simulated camera's dice)."""
     min_contrast = 45.0 if not variety or rng.random() < 0.85 else 25.0
     for _ in range(100):
         if rng.random() < 0.25:
@@ -106,77 +97,43 @@ def pick_look(rng: np.random.Generator, variety: bool) -> DieLook:
         body, pip = np.clip(body, 0, 255), np.clip(pip, 0, 255)
         if abs(_lum(body) - _lum(pip)) > min_contrast and float(np.abs(body - pip).sum()) > 4 * min_contrast:
             break
-    if variety:
-        return _varied_look(rng, body, pip)
     body2 = (
         np.clip(body + rng.normal(0, 60, 3), 0, 255)
         if rng.random() < 0.5
         else np.clip(rng.integers(0, 256, 3).astype(float), 0, 255)
     )
-    return DieLook(
-        tuple(body),
-        tuple(body2),
-        tuple(pip),
-        "opaque",
-        str(rng.choice(["painted", "dished"])),
-        pip_radius=float(rng.uniform(0.075, 0.105)),
-        spread=float(rng.uniform(0.24, 0.29)),
-        corner=float(rng.uniform(0.08, 0.2)),
-        gloss=float(rng.uniform(0, 0.3)),
-        big_one=float(rng.uniform(1.3, 2.0)) if rng.random() < 0.3 else 1.0,
-    )
-
-
-def _colour_only_pair(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A body and pip colour of about the same brightness but far apart in hue (BGR)."""
-    hue = float(rng.uniform(0, 180))
-    sat, val = float(rng.uniform(120, 255)), float(rng.uniform(70, 200))
-    turn = float(rng.uniform(50, 130))
-    hsv = np.array([[[hue, sat, val], [(hue + turn) % 180, rng.uniform(150, 255), val * rng.uniform(0.85, 1.3)]]])
-    bgr = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR)[0].astype(float)
-    return bgr[0], bgr[1]
-
-
-def _varied_look(rng: np.random.Generator, body: np.ndarray, pip: np.ndarray) -> DieLook:
-    """Any material and pip style for a die of ``body`` colour with ``pip`` coloured pips."""
-    body2 = (
-        np.clip(body + rng.normal(0, 60, 3), 0, 255)
-        if rng.random() < 0.5
-        else np.clip(rng.integers(0, 256, 3).astype(float), 0, 255)
-    )
+    if not variety:
+        return DieLook(
+            tuple(body),
+            tuple(body2),
+            tuple(pip),
+            "opaque",
+            str(rng.choice(["painted", "dished"])),
+            pip_radius=float(rng.uniform(0.075, 0.105)),
+            spread=float(rng.uniform(0.24, 0.29)),
+            corner=float(rng.uniform(0.08, 0.2)),
+            gloss=float(rng.uniform(0, 0.3)),
+            big_one=float(rng.uniform(1.3, 2.0)) if rng.random() < 0.3 else 1.0,
+        )
     material = str(rng.choice(MATERIALS, p=[0.45, 0.18, 0.15, 0.1, 0.12]))
-    style = str(rng.choice(PIP_STYLES, p=[0.36, 0.27, 0.09, 0.11, 0.07, 0.1]))
+    style = str(rng.choice(PIP_STYLES, p=[0.4, 0.3, 0.1, 0.12, 0.08]))
     if material == "metallic":
         body = np.array(
             [(40, 150, 200), (180, 180, 180), (60, 100, 180), (30, 60, 120), (90, 90, 90)][rng.integers(5)], float
         ) + rng.integers(-20, 21, 3)
-        if float(np.abs(body - pip).sum()) < 180:  # the metal took the pips' colour: dark or light pips
-            pip = np.full(3, 20.0 if _lum(body) > 128 else 240.0)
-    pip_radius = float(rng.uniform(0.06, 0.12))
-    spread = float(rng.uniform(0.22, 0.3))
-    disc, disc_radius = None, 0.0
-    if style == "disc":  # the disc takes the contrasting colour, the pips the body's
-        disc, pip = pip, np.clip(body + rng.integers(-25, 26, 3), 0, 255)
-        spread = float(rng.uniform(0.16, 0.22))
-        pip_radius = spread * float(rng.uniform(0.28, 0.38))  # a gap between the pips of a 6
-        # the corner pips lie spread * sqrt(2) from the centre
-        disc_radius = min(0.48, spread * math.sqrt(2) + pip_radius * float(rng.uniform(1.3, 1.8)))
     return DieLook(
         tuple(np.clip(body, 0, 255)),
         tuple(body2),
         tuple(pip),
         material,
         style,
-        pip_radius=pip_radius,
-        spread=spread,
+        pip_radius=float(rng.uniform(0.06, 0.12)),
+        spread=float(rng.uniform(0.22, 0.3)),
         corner=float(rng.uniform(0.03, 0.28)),
         opacity=float(rng.uniform(0.5, 0.85)) if material in ("translucent", "glitter") and rng.random() < 0.8 else 1.0,
         gloss=float(rng.uniform(0.5, 1.0)) if material == "metallic" else float(rng.uniform(0, 0.8)),
         big_one=float(rng.uniform(1.3, 2.5)) if rng.random() < 0.3 else 1.0,
         logo_one=bool(rng.random() < 0.1),
-        disc=None if disc is None else (float(disc[0]), float(disc[1]), float(disc[2])),
-        disc_radius=disc_radius,
-        veins=material == "marbled" and rng.random() < 0.5,
     )
 
 
@@ -201,9 +158,6 @@ def face_picture(rng: np.random.Generator, look: DieLook, value: int, side: int)
         n = cv2.resize(rng.normal(0, 1, (5, 5)).astype(np.float32), (side, side), interpolation=cv2.INTER_CUBIC)
         swirl = 0.5 + 0.5 * np.sin((xx * rng.uniform(2, 7) + n * rng.uniform(1, 3)) * np.pi)
         tex = tex * (1 - swirl[..., None]) + np.array(look.body2, np.float32) * swirl[..., None]
-        if look.veins:  # thin light or dark streaks through the swirl
-            vein = np.abs(np.sin((yy * rng.uniform(1, 4) + n * rng.uniform(1.5, 3)) * np.pi)) < rng.uniform(0.04, 0.1)
-            tex[vein] = tex[vein] * 0.3 + (255.0 if rng.random() < 0.6 else 10.0) * 0.7
     elif look.material == "metallic":
         band = np.sin((xx * rng.uniform(-3, 3) + yy * rng.uniform(-3, 3)) * np.pi + rng.uniform(0, 6))
         tex *= (1.0 + 0.45 * band)[..., None]
@@ -215,10 +169,6 @@ def face_picture(rng: np.random.Generator, look: DieLook, value: int, side: int)
     s16 = 16.0 * side
     quarter = int(rng.integers(4))
     r_pip = look.pip_radius
-    if look.pip_style == "disc" and look.disc is not None:
-        centre, radius = (round(s16 / 2), round(s16 / 2)), round(look.disc_radius * s16)
-        cv2.circle(tex, centre, radius, list(look.disc), -1, cv2.LINE_AA, 4)
-        cv2.circle(pipmask, centre, radius, 1.0, -1, cv2.LINE_AA, 4)
     if look.pip_style == "ringface":
         ring_r = (look.spread + r_pip * 1.6) * 1.25
         cv2.circle(

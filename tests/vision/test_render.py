@@ -1,13 +1,11 @@
 """The synthetic renderer: deterministic from its seed, labels that describe the picture."""
 
-from dataclasses import replace
-
 import cv2
 import numpy as np
 import pytest
 
 from companion.vision.render import PIP_LAYOUT, render_scene
-from companion.vision.render_dice import PlacedDie, face_picture, pick_look, side_values
+from companion.vision.render_dice import PlacedDie, side_values
 
 
 @pytest.mark.parametrize("variety", [False, True])
@@ -139,19 +137,3 @@ def test_dice_in_a_tray_lie_inside_it():
                 assert cv2.pointPolygonTest(poly, (float(centre[0]), float(centre[1])), True) > -slack, (seed, die)
                 checked += 1
     assert checked >= 20
-
-
-@pytest.mark.parametrize("value", range(1, 7))
-def test_pips_on_a_disc_are_the_value_and_all_on_it(value):
-    """A die whose pips sit on a round inset ("disc", pips of the body's colour): the pips
-    counted on the disc are the face's value, and even the corner pips lie on it."""
-    rng = np.random.default_rng(value)
-    look = next(look for look in iter(lambda: pick_look(rng, variety=True), None) if look.pip_style == "disc")
-    look = replace(look, material="opaque", opacity=1.0, gloss=0.0, big_one=1.0, logo_one=False)
-    assert look.disc is not None and look.spread * np.sqrt(2) + look.pip_radius < look.disc_radius < 0.5
-    tex, _ = face_picture(rng, look, value, 200)
-    yy, xx = np.mgrid[0:200, 0:200]
-    on_disc = np.hypot(xx - 99.5, yy - 99.5) < look.disc_radius * 200 - 2
-    pips = (np.linalg.norm(tex - np.array(look.disc, np.float32), axis=2) > 40) & on_disc
-    _, _, stats, _ = cv2.connectedComponentsWithStats(pips.astype(np.uint8))
-    assert sum(1 for area in stats[1:, 4] if area > 20) == value
