@@ -55,8 +55,13 @@ class LabelledImage:
     @property
     def group(self) -> str:
         """The source prefix of the file name (``nb`` for ``nb_x.jpg``), or ``other``."""
-        name = Path(self.image).name
-        return name.split("_", 1)[0] if "_" in name else "other"
+        return image_source(self.image)
+
+
+def image_source(image: str) -> str:
+    """The source prefix of a photo's file name (``nb`` for ``images/nb_x.jpg``), or ``other``."""
+    name = Path(image).name
+    return name.split("_", 1)[0] if "_" in name else "other"
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from companion.vision.evaluate import BadLabels, Label, LabelledImage, load_labels
+from companion.vision.evaluate import BadLabels, Label, LabelledImage, image_source, load_labels
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +94,7 @@ def apply_label_fixes(labels: Iterable[LabelledImage], fixes: Iterable[LabelFix]
     sources = {lab.group for lab in out.values()}
     for fix in fixes:
         lab = out.get(fix.image)
-        if lab is None and _source(fix.image) not in sources:
+        if lab is None and image_source(fix.image) not in sources:
             log.debug("label fix for %s skipped: no labels of its source were given", fix.image)
             continue
         if lab is None:
@@ -108,10 +108,6 @@ def apply_label_fixes(labels: Iterable[LabelledImage], fixes: Iterable[LabelFix]
             dice[fix.die] = replace(dice[fix.die], value=fix.value)
         out[fix.image] = replace(lab, dice=tuple(dice))
     return [out[name] for name in order]
-
-
-def _source(image: str) -> str:
-    return LabelledImage(image, "die", ()).group
 
 
 def load_fixed_labels(datasets: Iterable[Path], fixes: Path | None) -> list[tuple[Path, LabelledImage]]:

@@ -72,7 +72,7 @@ NOT_A_DIE_SHARE = 0.45
 #: recipe: a quarter of them grey did not help a reader that never saw a grey photo read
 #: the grey source (tools/dice_model/README.md has the figures).
 GREY_SHARE = 0.0
-#: Share of each face-reader target spread over the other classes, as shipped (none was
+#: Share of each face-reader target spread over the other classes, as shipped (0 was
 #: tried: it missed more grey dice and was less sure; tools/dice_model/README.md).
 LABEL_SMOOTHING = 0.02
 
