@@ -95,7 +95,8 @@ class ReaderSettings:
     given, look for one holding the dice read (:func:`~companion.vision.tray.detect_tray`)
     and drop the dice outside it;
     ``duplicate_within``: a weaker spot closer than this many die sizes to a stronger one
-    is the same die. The face reader looks at every die once; a die whose likeliest class
+    is the same die; ``crop_scale``: the face reader sees each die cut this many times the
+    finder's size (1: as it was trained). The face reader looks at every die once; a die whose likeliest class
     has less than ``look_again_below`` is looked at again (unless it is "not a die" with
     ``look_again_not_die_below`` or more: a spot that sure it is no die costs a pile of
     dice three more reads each), turned by each further quarter turn up to ``face_views``
@@ -122,6 +123,7 @@ class ReaderSettings:
     look_again_not_die_below: float = 0.8
     look_again_crops: int = 24
     duplicate_within: float = 0.45
+    crop_scale: float = 1.0
     second_opinion: bool = True
     second_opinion_scales: tuple[float, ...] = (0.87, 1.15)
     rescale: bool = True
@@ -309,9 +311,10 @@ class DiceReader:
         the further crops they took."""
         if len(centres) == 0:
             return np.zeros((0, self.n_classes), np.float32), 0
+        k = self.settings.crop_scale
         crops = np.stack(
             [
-                normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max())))
+                normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max()) * k))
                 for c, s in zip(centres, sizes, strict=True)
             ]
         )
@@ -337,7 +340,7 @@ class DiceReader:
                 resized = np.stack(
                     [
                         normalise_crop(
-                            cut_crop(image, float(centres[i, 0]), float(centres[i, 1]), float(sizes[i].max()) * f)
+                            cut_crop(image, float(centres[i, 0]), float(centres[i, 1]), float(sizes[i].max()) * k * f)
                         )
                         for i in again
                     ]

@@ -315,6 +315,21 @@ def test_the_second_opinion_also_sees_doubtful_dice_cut_tighter_and_looser(tmp_p
     assert np.allclose(probs.sum(1), 1.0, atol=1e-4)
 
 
+@pytest.mark.parametrize("second", [False, True])
+def test_crop_scale_reads_each_die_as_if_the_finder_had_sized_it_that_much_larger(tmp_path, second):
+    if second:
+        _with_second_reader(tmp_path)
+    else:
+        _copy_models(tmp_path, FINDER_FILE, FACE_FILE, FACE_SPEC_FILE)
+    image = render_scene(900_302, n_dice=8).image
+    settings = ReaderSettings(look_again_below=1.01)
+    centres, sizes, _ = DiceReader(tmp_path, settings).find(image)
+    larger = DiceReader(tmp_path, replace(settings, crop_scale=1.3)).classify(image, centres, sizes)
+    as_sized = DiceReader(tmp_path, settings)
+    assert np.abs(larger - as_sized.classify(image, centres, sizes * 1.3)).max() < 1e-3
+    assert np.abs(larger - as_sized.classify(image, centres, sizes)).max() > 0.05
+
+
 def test_face_readers_read_as_the_default_opencv_engine_would():
     reader = DiceReader(settings=ReaderSettings(face_views=1, second_opinion=False))
     image = render_scene(900_305, n_dice=6).image

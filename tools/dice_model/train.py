@@ -75,6 +75,9 @@ GREY_SHARE = 0.0
 #: Share of each face-reader target spread over the other classes, as shipped (0 was
 #: tried: it missed more grey dice and was less sure; tools/dice_model/README.md).
 LABEL_SMOOTHING = 0.02
+#: Size of the "not a die" crops of part of a die (its centre; a pip or an edge), as a
+#: multiple of 0.3-0.55 and 0.2-0.5 die sizes.
+PART_SCALE = 1.0
 
 
 # ------------------------------------------------------------------------- finder ---------
@@ -232,7 +235,11 @@ def face_sample(
 
 
 def build_face_items(
-    rng: np.random.Generator, pics: list[Picture], finder: cv2.dnn.Net, real_repeat: int
+    rng: np.random.Generator,
+    pics: list[Picture],
+    finder: cv2.dnn.Net,
+    real_repeat: int,
+    part_scale: float = PART_SCALE,
 ) -> list[tuple[int, float, float, float, int]]:
     """(picture index, cx, cy, size, class) for every die (class UNREADABLE for a rendered
     die that cannot be read), plus "not a die" spots: the finder's false spots at both of
@@ -253,12 +260,11 @@ def build_face_items(
                 if 0.75 <= fs / s <= 1.33:  # the size the finder will give, when it is about right
                     items.append((pi, float(cx), float(cy), float(fs), cls))
                 # a crop much smaller than the die shows only part of it: not a die
-                items.append((pi, float(cx), float(cy), float(s * rng.uniform(0.3, 0.55)), 0))
+                items.append((pi, float(cx), float(cy), float(s * part_scale * rng.uniform(0.3, 0.55)), 0))
                 # ... nor does one on a pip or an edge of it (a large die's pip is no die)
                 a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.18, 0.38) * s
-                items.append(
-                    (pi, float(cx + r * math.cos(a)), float(cy + r * math.sin(a)), float(s * rng.uniform(0.2, 0.5)), 0)
-                )
+                part = float(s * part_scale * rng.uniform(0.2, 0.5))
+                items.append((pi, float(cx + r * math.cos(a)), float(cy + r * math.sin(a)), part, 0))
         false = finder_false_spots(maps, scale, pic, use)
         coarse_maps, coarse_scale = finder_maps(finder, pic, 0.4)
         false += finder_false_spots(coarse_maps, coarse_scale, pic, use)
@@ -301,11 +307,12 @@ def train_faces(
     grey_share: float = GREY_SHARE,
     head: str = SHIPPED_HEAD,
     label_smoothing: float = LABEL_SMOOTHING,
+    part_scale: float = PART_SCALE,
 ) -> FaceReader:
     """Train the face reader for ``steps`` batches on crops cut where the finder would cut them."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
-    items = build_face_items(rng, pics, finder, real_repeat=real_repeat)
+    items = build_face_items(rng, pics, finder, real_repeat=real_repeat, part_scale=part_scale)
     counts = np.bincount([it[4] for it in items], minlength=8)
     log.info("face items per class %s (%.1f epochs)", counts.tolist(), steps * 128 / max(len(items), 1))
     net = FaceReader(stem, head)
@@ -498,6 +505,12 @@ def main(argv: list[str] | None = None) -> int:
         help="share of each face-reader target spread over the other classes (default %(default)s, as shipped)",
     )
     ap.add_argument(
+        "--part-scale",
+        type=float,
+        default=PART_SCALE,
+        help="size of the 'not a die' crops of part of a die, times the shipped sizes (default %(default)s)",
+    )
+    ap.add_argument(
         "--label-fixes",
         type=Path,
         nargs="?",
@@ -567,6 +580,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.grey_share,
                 args.face_head,
                 args.label_smoothing,
+                args.part_scale,
             )
 
         export_faces(faces(args.seed), args.out)
