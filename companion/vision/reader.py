@@ -96,16 +96,16 @@ class ReaderSettings:
     and drop the dice outside it;
     ``duplicate_within``: a weaker spot closer than this many die sizes to a stronger one
     is the same die; ``crop_scale``: the face reader sees each die cut this many times the
-    finder's size (1: as it was trained). The face reader looks at every die once; a die whose likeliest class
-    has less than ``look_again_below`` is looked at again (unless it is "not a die" with
-    ``look_again_not_die_below`` or more: a spot that sure it is no die costs a pile of
-    dice three more reads each), turned by each further quarter turn up to ``face_views``
-    in all (1-4), but in fewer views when the further reads of one look (both finder
-    looks together) would pass ``look_again_crops`` (a pile of doubtful dice: one more
-    view each at least, while any is left); with
-    ``second_opinion`` the second face reader (when the models folder has one) reads it
-    in the same views, and again in crops cut
-    ``second_opinion_scales`` times the finder's die size; all the answers are averaged.
+    finder's size (1: as it was trained). The face reader looks at every die once; a die
+    whose likeliest class has less than ``look_again_below`` is looked at again (unless it
+    is "not a die" with ``look_again_not_die_below`` or more: a spot that sure it is no
+    die costs a pile of dice three more reads each), turned by each further quarter turn
+    up to ``face_views`` in all (1-4), but in fewer views when the further reads of one
+    look (both finder looks together) would pass ``look_again_crops`` (a pile of doubtful
+    dice: one more view each at least, while any is left); with ``second_opinion`` the
+    second face reader (when the models folder has one) reads it in the same views, and
+    again in crops cut ``second_opinion_scales`` times the die's crop size; all the
+    answers are averaged.
     With ``rescale``, a frame whose dice come out smaller or larger than ``finder_band``
     (finder pixels) is looked at again at a scale that fits them, the finder's input up
     to ``finder_max_side`` pixels (see :mod:`companion.vision.scale`).
