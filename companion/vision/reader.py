@@ -311,13 +311,7 @@ class DiceReader:
         the further crops they took."""
         if len(centres) == 0:
             return np.zeros((0, self.n_classes), np.float32), 0
-        k = self.settings.crop_scale
-        crops = np.stack(
-            [
-                normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max()) * k))
-                for c, s in zip(centres, sizes, strict=True)
-            ]
-        )
+        crops = self._cut(image, centres, sizes)
         probs = self._face_probs(self._faces, crops)
         views = max(1, min(4, self.settings.face_views))
         second = self._second if self.settings.second_opinion else None
@@ -337,18 +331,22 @@ class DiceReader:
             # The finder's size is a guess: the second reader also sees the die cut a
             # little tighter and looser, at sizes it was trained on either side of it.
             for f in self.settings.second_opinion_scales:
-                resized = np.stack(
-                    [
-                        normalise_crop(
-                            cut_crop(image, float(centres[i, 0]), float(centres[i, 1]), float(sizes[i].max()) * k * f)
-                        )
-                        for i in again
-                    ]
-                )
+                resized = self._cut(image, centres[again], sizes[again], f)
                 turned += [np.rot90(resized, k, axes=(2, 3)) for k in range(views)]
             answers.append(self._face_probs(second, np.concatenate(turned)))
         probs[again] = np.concatenate(answers).reshape(-1, len(again), probs.shape[1]).mean(0)
         return probs, len(again) * (views - 1)
+
+    def _cut(self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray, factor: float = 1.0) -> np.ndarray:
+        """The face reader's input (N, 3, CROP_PX, CROP_PX): each die cut ``factor`` times
+        its crop size (the finder's size times ``crop_scale``)."""
+        f = factor * self.settings.crop_scale
+        return np.stack(
+            [
+                normalise_crop(cut_crop(image, float(c[0]), float(c[1]), float(s.max()) * f))
+                for c, s in zip(centres, sizes, strict=True)
+            ]
+        )
 
     def _coarse_worth_reading(
         self, first: np.ndarray, centres: np.ndarray, sizes: np.ndarray, n_first: int
