@@ -96,16 +96,18 @@ class ReaderSettings:
     and drop the dice outside it;
     ``duplicate_within``: a weaker spot closer than this many die sizes to a stronger one
     is the same die; ``crop_scale``: the face reader sees each die cut this many times the
-    finder's size (1: as it was trained). The face reader looks at every die once; a die
-    whose likeliest class has less than ``look_again_below`` is looked at again (unless it
-    is "not a die" with ``look_again_not_die_below`` or more: a spot that sure it is no
-    die costs a pile of dice three more reads each), turned by each further quarter turn
-    up to ``face_views`` in all (1-4), but in fewer views when the further reads of one
-    look (both finder looks together) would pass ``look_again_crops`` (a pile of doubtful
-    dice: one more view each at least, while any is left); with ``second_opinion`` the
-    second face reader (when the models folder has one) reads it in the same views, and
-    again in crops cut ``second_opinion_scales`` times the die's crop size; all the
-    answers are averaged.
+    finder's size (1: as it was trained). The face reader looks at every die once;
+    a die whose likeliest class has less than ``look_again_below`` is read again (unless
+    it is "not a die" with ``look_again_not_die_below`` or more: a spot that sure it is no
+    die would cost a pile of dice further reads each), and all its answers are averaged.
+    Its further reads, most useful first (:func:`_further_reads`): with
+    ``second_opinion``, the second face reader (when the models folder has one) upright,
+    then each further quarter turn up to ``face_views`` in all (1-4) by the first reader
+    and the second in turn, then the second reader's crops cut
+    ``second_opinion_scales`` times the die's crop size in each of those turns. When the
+    further reads of one look (both finder looks together) would pass
+    ``look_again_crops`` (a pile of doubtful dice), each die gets only the first of them,
+    one at least while any is left.
     With ``rescale``, a frame whose dice come out smaller or larger than ``finder_band``
     (finder pixels) is looked at again at a scale that fits them, the finder's input up
     to ``finder_max_side`` pixels (see :mod:`companion.vision.scale`).
@@ -121,7 +123,7 @@ class ReaderSettings:
     face_views: int = 4
     look_again_below: float = 0.95
     look_again_not_die_below: float = 0.8
-    look_again_crops: int = 24
+    look_again_crops: int = 32
     duplicate_within: float = 0.45
     crop_scale: float = 1.0
     second_opinion: bool = True
@@ -313,29 +315,32 @@ class DiceReader:
             return np.zeros((0, self.n_classes), np.float32), 0
         crops = self._cut(image, centres, sizes)
         probs = self._face_probs(self._faces, crops)
-        views = max(1, min(4, self.settings.face_views))
         second = self._second if self.settings.second_opinion else None
-        if views == 1 and second is None:
+        order = _further_reads(
+            max(1, min(4, self.settings.face_views)),
+            self.settings.second_opinion_scales if second is not None else None,
+        )
+        if not order:
             return probs, 0
         again = np.flatnonzero(
             (probs.max(1) < self.settings.look_again_below) & (probs[:, 0] < self.settings.look_again_not_die_below)
         )
         if len(again) == 0:
             return probs, 0
-        views = _views_within(views, len(again), budget)
-        turned = [np.rot90(crops[again], k, axes=(2, 3)) for k in range(views)]
+        chosen = order[: _reads_within(len(order), len(again), budget)]
+        if not chosen:
+            return probs, 0
+        cuts = {1.0: crops[again]}
+        for _, f, _ in chosen:
+            if f not in cuts:
+                cuts[f] = self._cut(image, centres[again], sizes[again], f)
         answers = [probs[again]]
-        if views > 1:
-            answers.append(self._face_probs(self._faces, np.concatenate(turned[1:])))
-        if second is not None:
-            # The finder's size is a guess: the second reader also sees the die cut a
-            # little tighter and looser, at sizes it was trained on either side of it.
-            for f in self.settings.second_opinion_scales:
-                resized = self._cut(image, centres[again], sizes[again], f)
-                turned += [np.rot90(resized, k, axes=(2, 3)) for k in range(views)]
-            answers.append(self._face_probs(second, np.concatenate(turned)))
+        for net, by_second in ((self._faces, False), (second, True)):
+            batch = [np.rot90(cuts[f], k, axes=(2, 3)) for s, f, k in chosen if s == by_second]
+            if batch and net is not None:
+                answers.append(self._face_probs(net, np.concatenate(batch)))
         probs[again] = np.concatenate(answers).reshape(-1, len(again), probs.shape[1]).mean(0)
-        return probs, len(again) * (views - 1)
+        return probs, len(again) * len(chosen)
 
     def _cut(self, image: np.ndarray, centres: np.ndarray, sizes: np.ndarray, factor: float = 1.0) -> np.ndarray:
         """The face reader's input (N, 3, CROP_PX, CROP_PX): each die cut ``factor`` times
@@ -577,15 +582,30 @@ def resolve_overlaps(cand: Candidates, settings: ReaderSettings) -> np.ndarray:
     return is_die[~drop]
 
 
-def _views_within(views: int, doubtful: int, budget: int) -> int:
-    """How many views (1-4) each of ``doubtful`` dice is read in: ``views``, or fewer so the
-    further reads stay within ``budget`` crops, but one more view at least while any
-    budget is left."""
-    if doubtful * (views - 1) <= budget:
-        return views
+def _further_reads(views: int, scales: tuple[float, ...] | None) -> list[tuple[bool, float, int]]:
+    """Each further read of a doubtful die, most useful first, as (by the second reader,
+    size times the die's crop size, quarter turns): the quarter turns up to ``views`` in
+    all, the second reader (when ``scales`` is not None) alternating with the first, its
+    reads at the other ``scales`` last."""
+    order: list[tuple[bool, float, int]] = []
+    for k in range(views):
+        if k:
+            order.append((False, 1.0, k))
+        if scales is not None:
+            order.append((True, 1.0, k))
+    for f in scales or ():
+        order += [(True, f, k) for k in range(views)]
+    return order
+
+
+def _reads_within(reads: int, doubtful: int, budget: int) -> int:
+    """How many of ``reads`` further reads each of ``doubtful`` dice gets: all, or fewer so
+    they stay within ``budget`` crops, but one at least while any budget is left."""
+    if doubtful * reads <= budget:
+        return reads
     if budget <= 0:
-        return 1
-    return max(2, 1 + budget // doubtful)
+        return 0
+    return max(1, budget // doubtful)
 
 
 def _suppress_duplicates(centres: np.ndarray, sizes: np.ndarray, within: float) -> list[int]:

@@ -20,7 +20,8 @@ from companion.vision.reader import (
     MODELS_DIR,
     SECOND_FACE_FILE,
     Candidates,
-    _views_within,
+    _further_reads,
+    _reads_within,
     resolve_overlaps,
 )
 from companion.vision.render import render_scene
@@ -251,21 +252,56 @@ def test_only_dice_read_with_doubt_are_looked_at_again():
 
 
 @pytest.mark.parametrize(
-    ("views", "doubtful", "budget", "expected"),
+    ("reads", "doubtful", "budget", "expected"),
     [
-        (4, 0, 24, 4),
-        (4, 8, 24, 4),  # a few doubtful dice: every quarter turn
-        (4, 12, 24, 3),
-        (4, 27, 24, 2),  # a pile: one more view each, still
-        (4, 200, 24, 2),
-        (2, 200, 0, 1),  # nothing left (the first look's dice took it)
-        (2, 20, 24, 2),
-        (4, 30, -6, 1),
-        (1, 50, 24, 1),
+        (3, 0, 24, 3),
+        (3, 8, 24, 3),  # a few doubtful dice: every quarter turn
+        (3, 12, 24, 2),
+        (3, 27, 24, 1),  # a pile: one more read each, still
+        (3, 200, 24, 1),
+        (1, 200, 0, 0),  # nothing left (the first look's dice took it)
+        (1, 20, 24, 1),
+        (3, 30, -6, 0),
+        (0, 50, 24, 0),
+        (15, 3, 24, 8),
     ],
 )
-def test_a_pile_of_doubtful_dice_is_looked_at_in_fewer_views(views, doubtful, budget, expected):
-    assert _views_within(views, doubtful, budget) == expected
+def test_a_pile_of_doubtful_dice_is_read_fewer_times_each(reads, doubtful, budget, expected):
+    assert _reads_within(reads, doubtful, budget) == expected
+
+
+@pytest.mark.parametrize(
+    ("views", "scales", "expected"),
+    [
+        (1, None, []),
+        (4, None, [(False, 1.0, 1), (False, 1.0, 2), (False, 1.0, 3)]),
+        (1, (), [(True, 1.0, 0)]),
+        (2, (0.9,), [(True, 1.0, 0), (False, 1.0, 1), (True, 1.0, 1), (True, 0.9, 0), (True, 0.9, 1)]),
+    ],
+)
+def test_further_reads_alternate_the_readers_and_leave_other_sizes_last(views, scales, expected):
+    assert _further_reads(views, scales) == expected
+
+
+def test_a_pile_of_doubtful_dice_gets_the_second_readers_upright_view_first(tmp_path):
+    _with_second_reader(tmp_path)
+    image = render_scene(900_301, n_dice=8).image
+    probe = DiceReader(tmp_path, ReaderSettings(face_views=1, second_opinion=False))
+    centres, sizes, _ = probe.find(image)
+    first = probe.classify(image, centres, sizes)
+    cut = float((first.max(1).min() + first.max(1).max()) / 2)
+    doubtful = int((first.max(1) < cut).sum())
+    assert 0 < doubtful < len(first)
+    settings = ReaderSettings(look_again_below=cut, look_again_crops=doubtful)
+
+    # The twin second reader's upright view is the first read again: nothing changes.
+    one_each = DiceReader(tmp_path, settings).classify(image, centres, sizes)
+    assert np.allclose(one_each, first, atol=1e-6)
+    # Without it, the one further read is a quarter turn; with budget for two, both.
+    turned = DiceReader(tmp_path, replace(settings, second_opinion=False)).classify(image, centres, sizes)
+    two_each = DiceReader(tmp_path, replace(settings, look_again_crops=2 * doubtful)).classify(image, centres, sizes)
+    assert not np.allclose(turned, first, atol=1e-3)
+    assert np.allclose(two_each, (2 * first + 2 * turned - first) / 3, atol=1e-5)
 
 
 def test_second_opinion_is_asked_only_about_doubtful_dice(tmp_path):
@@ -290,7 +326,9 @@ def test_second_opinion_is_asked_only_about_doubtful_dice(tmp_path):
 def test_a_second_opinion_that_always_agrees_changes_nothing(tmp_path, views, scales):
     _with_second_reader(tmp_path)
     image = render_scene(900_303, n_dice=8).image
-    settings = ReaderSettings(face_views=views, look_again_below=1.01, second_opinion_scales=scales)
+    settings = ReaderSettings(
+        face_views=views, look_again_below=1.01, look_again_crops=10_000, second_opinion_scales=scales
+    )
     twin = DiceReader(tmp_path, settings)
     centres, sizes, _ = twin.find(image)
     alone = DiceReader(tmp_path, replace(settings, second_opinion=False))
@@ -304,7 +342,7 @@ def test_the_second_opinion_also_sees_doubtful_dice_cut_tighter_and_looser(tmp_p
     centres, sizes, _ = probe.find(image)
     first = probe.classify(image, centres, sizes).max(1)
     cut = float((first.min() + first.max()) / 2)
-    settings = ReaderSettings(look_again_below=cut, second_opinion_scales=())
+    settings = ReaderSettings(look_again_below=cut, look_again_crops=10_000, second_opinion_scales=())
     same_size = DiceReader(tmp_path, settings).classify(image, centres, sizes)
     sizes_too = DiceReader(tmp_path, replace(settings, second_opinion_scales=(0.87, 1.15)))
     probs = sizes_too.classify(image, centres, sizes)

@@ -5,10 +5,13 @@
 1. renders the synthetic scenes once into WORK/cache;
 2. trains the three leave-one-source-out runs (``train.py --holdout-source S --folds 3
    --fold K`` for S, K = gr 0, mp 1, nb 2), JOBS at a time, each on one thread;
-3. prints the per-source figures with the nested calibration (``calibrate.py``);
-4. trains the shipped networks on every photo and render into WORK/final, writes the
-   calibration fitted on all three runs' unseen-source readings beside them, and, with
-   ``--install``, copies them into companion/vision/models.
+3. trains the shipped networks on every photo and render into WORK/final;
+4. trains the second face reader of each of those four runs with that run's finder
+   (``train.py --finder-onnx`` and SECOND_RECIPE, into WORK/second-NAME), and puts it
+   beside the first as ``dice_faces_second.onnx``;
+5. prints the per-source figures with the nested calibration (``calibrate.py``), writes
+   the calibration fitted on all three runs' unseen-source readings beside the shipped
+   networks and, with ``--install``, copies them into companion/vision/models.
 
 Every step is seeded, so the same library versions and thread count give the same files.
 A step whose output already exists is skipped (delete it to redo it).
@@ -27,7 +30,16 @@ ROOT = HERE.parents[1]
 DATASETS = [ROOT.parent / "shared" / "datasets" / "dice-real", ROOT.parent / "shared" / "datasets" / "dice-gray"]
 #: (source left out, fold of the other sources left out) per run.
 RUNS = (("gr", 0), ("mp", 1), ("nb", 2))
-MODEL_FILES = ("dice_finder.onnx", "dice_faces.onnx", "dice_faces.json", "dice_calibration.json")
+MODEL_FILES = (
+    "dice_finder.onnx",
+    "dice_faces.onnx",
+    "dice_faces.json",
+    "dice_faces_second.onnx",
+    "dice_calibration.json",
+)
+#: How the second face reader is trained: on the corrected labels, with smaller "part of
+#: a die" crops, so that it doubts other dice than the first (tools/dice_model/README.md).
+SECOND_RECIPE = ("--label-fixes", "--part-scale", "0.6")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,24 +52,36 @@ def main(argv: list[str] | None = None) -> int:
     py = sys.executable
     train = [py, str(HERE / "train.py"), "--dataset", *map(str, args.dataset), "--cache", str(args.work / "cache")]
     args.work.mkdir(parents=True, exist_ok=True)
-    jobs = []
-    for source, fold in RUNS:
-        out = args.work / f"loso-{source}"
-        if not (out / "predictions.jsonl").exists():
-            jobs.append(
-                (
-                    [*train, "--out", str(out), "--holdout-source", source, "--folds", "3", "--fold", str(fold)],
-                    args.work / f"loso-{source}.log",
-                )
-            )
-    final = args.work / "final"
-    if not (final / "dice_faces.onnx").exists():
-        jobs.append(([*train, "--out", str(final)], args.work / "final.log"))
+    # each run's name, its held-out photos, and the file it ends by writing
+    runs = [
+        (f"loso-{s}", ["--holdout-source", s, "--folds", "3", "--fold", str(k)], "predictions.jsonl") for s, k in RUNS
+    ]
+    runs.append(("final", [], "dice_faces.onnx"))
+    jobs = [
+        ([*train, "--out", str(args.work / name), *held], args.work / f"{name}.log")
+        for name, held, last in runs
+        if not (args.work / name / last).exists()
+    ]
     if jobs:
         # the first run renders the scenes into the cache; the others wait for it
         _run([jobs[0]], 1)
         _run(jobs[1:], args.jobs)
-    runs = [str(args.work / f"loso-{s}") for s, _ in RUNS]
+
+    def finder(name: str) -> str:
+        return str(args.work / name / "dice_finder.onnx")
+
+    seconds = [
+        (
+            [*train, "--out", str(args.work / f"second-{name}"), *held, *SECOND_RECIPE, "--finder-onnx", finder(name)],
+            args.work / f"second-{name}.log",
+        )
+        for name, held, last in runs
+        if not (args.work / f"second-{name}" / last).exists()
+    ]
+    _run(seconds, args.jobs)
+    for name, _, _ in runs:
+        shutil.copy2(args.work / f"second-{name}" / "dice_faces.onnx", args.work / name / "dice_faces_second.onnx")
+    final = args.work / "final"
     subprocess.run(
         [
             py,
@@ -68,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
             "--write",
             str(final),
             "--",
-            *runs,
+            *(str(args.work / name) for name, _, _ in runs[:-1]),
         ],
         check=True,
     )
@@ -76,7 +100,6 @@ def main(argv: list[str] | None = None) -> int:
         target = ROOT / "companion" / "vision" / "models"
         for name in MODEL_FILES:
             shutil.copy2(final / name, target / name)
-        (target / "dice_faces_second.onnx").unlink(missing_ok=True)
         print(f"installed the models in {target}")
     return 0
 
