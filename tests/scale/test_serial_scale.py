@@ -166,11 +166,16 @@ def test_watch_waits_through_a_usb_outage(fw, outage_s):
         elif unplugged_at is not None and replugged_at is None and time.monotonic() - unplugged_at >= outage_s:
             fw.replug()
             replugged_at = time.monotonic()
-        elif replugged_at is not None and not isinstance(item, Waiting) and item.stable:
-            break
+        elif replugged_at is not None and not isinstance(item, Waiting) and item.sample.channel == 0 and item.stable:
+            break  # (the other pan, empty, may settle first)
         assert time.monotonic() - (replugged_at or time.monotonic()) < 30, "no readings after the cable came back"
     waits = [item for item in seen if isinstance(item, Waiting)]
-    assert waits and all(w.message == f"waiting for the balance on {fw.rig.link}" for w in waits)
+    # Unplugged, the port is named; a board just plugged back in may stay quiet a moment
+    # longer on a loaded machine, and is then said to be silent.
+    unplugged = f"waiting for the balance on {fw.rig.link}"
+    silent = f"the balance on {fw.rig.link} is silent: waiting for it (check its cable)"
+    assert unplugged in {w.message for w in waits}
+    assert {w.message for w in waits} <= {unplugged, silent}
     assert seen[-1].net_g == pytest.approx(7.0, abs=fw.tolerance_g)
     assert fw.scale.reconnects == 1
 
@@ -233,14 +238,20 @@ def test_readings_are_timed_by_the_balance_not_by_a_busy_host(fw):
             samples.append(sample)
         if len(samples) >= 40:
             break
-    gaps = [b.t - a.t for a, b in itertools.pairwise(samples)]
+    # On a loaded machine the clock may have to start afresh once (a new segment, which no
+    # weighing spans, and whose times may lie before the last segment's); within a segment
+    # the spacing must hold.
+    runs = [list(run) for _, run in itertools.groupby(samples, key=lambda s: s.segment)]
+    assert len(runs) <= 2, f"the clock started afresh {len(runs) - 1} times"
+    gaps = [b.t - a.t for run in runs for a, b in itertools.pairwise(run)]
     # The board's 12.5 ms (11-14 ms by millis(), as the main loop notices a conversion),
     # to within the 5 % the clock may slew; never a burst. A line lost while the host was
     # away (a full serial buffer on a loaded machine) leaves a gap of whole periods.
     periods = [max(1, round(g / 0.0125)) for g in gaps]
     assert [round(g, 4) for g, k in zip(gaps, periods) if not 0.009 * k <= g <= 0.017 * k] == []
     assert sum(periods) - len(periods) <= 2, "more than two lines lost"
-    assert 0.94 * 0.0125 * sum(periods) <= samples[-1].t - samples[0].t <= 1.06 * 0.0125 * sum(periods)
+    span = sum(run[-1].t - run[0].t for run in runs)
+    assert 0.94 * 0.0125 * sum(periods) <= span <= 1.06 * 0.0125 * sum(periods)
 
 
 def test_a_port_where_nothing_answers_is_not_a_balance():
