@@ -255,7 +255,7 @@ def test_only_dice_read_with_doubt_are_looked_at_again():
     ("reads", "doubtful", "budget", "expected"),
     [
         (3, 0, 24, 3),
-        (3, 8, 24, 3),  # a few doubtful dice: every quarter turn
+        (3, 8, 24, 3),  # a few doubtful dice: every further read
         (3, 12, 24, 2),
         (3, 27, 24, 1),  # a pile: one more read each, still
         (3, 200, 24, 1),
@@ -297,11 +297,13 @@ def test_a_pile_of_doubtful_dice_gets_the_second_readers_upright_view_first(tmp_
     # The twin second reader's upright view is the first read again: nothing changes.
     one_each = DiceReader(tmp_path, settings).classify(image, centres, sizes)
     assert np.allclose(one_each, first, atol=1e-6)
-    # Without it, the one further read is a quarter turn; with budget for two, both.
+    # Without it, the one further read is a quarter turn (averaged with the first read).
     turned = DiceReader(tmp_path, replace(settings, second_opinion=False)).classify(image, centres, sizes)
-    two_each = DiceReader(tmp_path, replace(settings, look_again_crops=2 * doubtful)).classify(image, centres, sizes)
+    quarter_turn = 2 * turned - first
     assert not np.allclose(turned, first, atol=1e-3)
-    assert np.allclose(two_each, (2 * first + 2 * turned - first) / 3, atol=1e-5)
+    # With budget for two: the twin's upright view, then the quarter turn.
+    two_each = DiceReader(tmp_path, replace(settings, look_again_crops=2 * doubtful)).classify(image, centres, sizes)
+    assert np.allclose(two_each, (2 * first + quarter_turn) / 3, atol=1e-5)
 
 
 def test_second_opinion_is_asked_only_about_doubtful_dice(tmp_path):
