@@ -66,13 +66,18 @@ def main(argv: list[str] | None = None) -> int:
         # the first run renders the scenes into the cache; the others wait for it
         _run([jobs[0]], 1)
         _run(jobs[1:], args.jobs)
-
-    def finder(name: str) -> str:
-        return str(args.work / name / "dice_finder.onnx")
-
+    # each second reader is mined with its run's finder, so it reads that finder's spots
     seconds = [
         (
-            [*train, "--out", str(args.work / f"second-{name}"), *held, *SECOND_RECIPE, "--finder-onnx", finder(name)],
+            [
+                *train,
+                "--out",
+                str(args.work / f"second-{name}"),
+                *held,
+                *SECOND_RECIPE,
+                "--finder-onnx",
+                str(args.work / name / "dice_finder.onnx"),
+            ],
             args.work / f"second-{name}.log",
         )
         for name, held, last in runs

@@ -1,10 +1,12 @@
 """Train the dice reader's networks and export them as ONNX for cv2.dnn.
 
 By default the finder is trained first, then the face reader on crops mined with it
-(``--second-face`` also trains a second face reader from the next seed, which the reader
-asks about doubtful dice). With ``--finder-onnx FILE`` an earlier finder is kept and only
-the face readers are trained; with ``--face-steps 0`` only the finder is trained. The
-shipped files are made by one run with the defaults (README.md).
+(``--second-face`` also trains a second face reader of the same recipe from the next
+seed, which the reader asks about doubtful dice). With ``--finder-onnx FILE`` an earlier
+finder is kept and only the face readers are trained; with ``--face-steps 0`` only the
+finder is trained. The shipped finder and face reader are made by one run with the
+defaults, the shipped second face reader by another with that finder and
+``reproduce.SECOND_RECIPE`` (README.md).
 
 Photos can be left out of training, and the networks' readings of them are then written
 to ``OUT/predictions.jsonl`` (with every candidate's raw probabilities, for calibration):
