@@ -77,12 +77,14 @@ class Reading:
 @dataclass
 class ImageResult:
     """How one photo was read: matched pairs (label value, read value, unsure, confidence),
-    missed label values, extra readings (value, unsure)."""
+    missed label values (and where they are in the photo's labels), extra readings (value,
+    unsure)."""
 
     image: str
     group: str
     pairs: list[tuple[int, int, bool, float]] = field(default_factory=list)
     missed: list[int] = field(default_factory=list)
+    missed_at: list[int] = field(default_factory=list)
     extra: list[tuple[int, bool]] = field(default_factory=list)
     seconds: float = 0.0
 
@@ -163,7 +165,8 @@ def match(label: LabelledImage, readings: Sequence[Reading]) -> ImageResult:
         used_l.add(i)
         used_r.add(j)
         result.pairs.append((label.dice[i].value, readings[j].value, readings[j].unsure, readings[j].confidence))
-    result.missed = [lab.value for i, lab in enumerate(label.dice) if i not in used_l]
+    result.missed_at = [i for i in range(len(label.dice)) if i not in used_l]
+    result.missed = [label.dice[i].value for i in result.missed_at]
     result.extra = [(r.value, r.unsure) for j, r in enumerate(readings) if j not in used_r]
     return result
 

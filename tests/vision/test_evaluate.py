@@ -41,6 +41,7 @@ def test_die_boxes_match_by_centre_inside_the_box():
     assert match(lab, [Reading(5, (105, 95, 40, 40))]).all_right  # centre inside
     r = match(lab, [Reading(5, (125, 100, 40, 40))])  # centre 145,120: outside the box
     assert r.missed == [5] and r.extra == [(5, False)] and not r.all_right
+    assert r.missed_at == [0]
 
 
 def test_pip_boxes_match_within_one_box_size():
@@ -64,7 +65,9 @@ def test_a_one_in_pip_boxes_matches_within_half_the_photos_dice():
 def test_a_one_with_whole_die_boxes_still_needs_its_centre_inside():
     lab = img("die", (1, (200, 200, 20, 20)), (4, (400, 400, 50, 50)))
     r = match(lab, [Reading(1, (205, 215, 20, 20)), Reading(4, (400, 400, 50, 50))])  # centre 215,225
-    assert r.missed == [1]
+    assert r.missed == [1] and r.missed_at == [0]
+    other = match(lab, [Reading(1, (200, 200, 20, 20))])
+    assert other.missed == [4] and other.missed_at == [1]
 
 
 def test_each_reading_matches_one_label_closest_first():
