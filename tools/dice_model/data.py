@@ -125,13 +125,14 @@ def load_synthetic(count: int, seed: int, cache: Path | None) -> list[Picture]:
     return out
 
 
-def folds(pictures: list[Picture], k: int, seed: int = 0) -> list[int]:
-    """A fold number 0..k-1 per picture, stratified by source and by dice count."""
+def folds(pictures: list[Picture], k: int, seed: int = 0, counts: list[int] | None = None) -> list[int]:
+    """A fold number 0..k-1 per picture, stratified by source and by dice count (``counts``,
+    one per picture; default: the dice each is labelled with)."""
     rng = np.random.default_rng(seed)
     fold = [0] * len(pictures)
     groups: dict[tuple[str, int], list[int]] = {}
     for i, p in enumerate(pictures):
-        n = len(p.values)
+        n = len(p.values) if counts is None else counts[i]
         band = 0 if n <= 2 else 1 if n <= 5 else 2 if n <= 9 else 3
         groups.setdefault((p.source, band), []).append(i)
     start = 0

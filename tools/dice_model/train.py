@@ -39,6 +39,7 @@ from data import LABEL_FIXES, Picture, folds, geometric, jpeg, load_reals, load_
 from nets import SHIPPED_HEAD, SHIPPED_STEM, FaceReader, Finder
 
 from companion.vision.evaluate import BadLabels
+from companion.vision.label_fixes import load_fixed_labels
 from companion.vision.preprocess import (
     CROP_PX,
     FINDER_SIDE,
@@ -403,13 +404,14 @@ def export_faces(faces: FaceReader, out: Path, name: str = FACE_FILE) -> None:
 
 
 def split(
-    real: list[Picture], holdout_source: str | None, n_folds: int, fold: int
+    real: list[Picture], holdout_source: str | None, n_folds: int, fold: int, counts: list[int] | None = None
 ) -> tuple[list[Picture], list[tuple[Picture, str]]]:
     """Training photos, and held-out photos each with why: ``unseen`` (its source is held
-    out) or ``fold`` (a held-out fold of a source seen in training)."""
+    out) or ``fold`` (a held-out fold of a source seen in training). Folds are stratified
+    by ``counts``, the dice of each photo (default: as labelled in ``real``)."""
     train, test = [], []
     # folds of all the photos, so that a photo is in the same fold whichever source is out
-    fold_of = folds(real, n_folds) if n_folds else [-1] * len(real)
+    fold_of = folds(real, n_folds, counts=counts) if n_folds else [-1] * len(real)
     for p, f in zip(real, fold_of):
         if p.source == holdout_source:
             test.append((p, "unseen"))
@@ -539,9 +541,12 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         photos = load_reals(args.dataset, args.label_fixes)
+        # folds by the labels as published, so that a run with --label-fixes (a second face
+        # reader) holds out the same photos as the run of the first
+        published = [len(lab.dice) for _, lab in load_fixed_labels(args.dataset, None)]
     except BadLabels as e:
         ap.error(str(e))
-    real, test = split(photos, args.holdout_source, args.folds, args.fold)
+    real, test = split(photos, args.holdout_source, args.folds, args.fold, published)
     if args.predict_only:
         write_predictions(args.out, test)
         log.info("wrote %s", args.out / "predictions.jsonl")
