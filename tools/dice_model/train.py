@@ -65,6 +65,9 @@ TRAIN_SIDE = 256  # the finder trains on square cuts; it is fully convolutional
 #: Die sizes (finder px) the finder learns; larger dice are found by its second, coarser
 #: look (ReaderSettings.coarse_look), where they come out in this range again.
 FINDER_DICE_PX = (7.0, 72.0)
+#: Cells around a die's centre cell where the finder learns its centre and size; the shipped
+#: finder learned them at the centre cell only.
+FINDER_REACH = 0
 #: Times each real die is listed for the face reader (a rendered die: once); the shipped recipe.
 REAL_REPEAT = 6
 #: "Not a die" spots listed per picture at most.
@@ -86,8 +89,14 @@ PART_SCALE = 1.0
 # ------------------------------------------------------------------------- finder ---------
 
 
-def finder_sample(rng: np.random.Generator, pic: Picture) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One augmented finder input (3, S, S) with targets heat (G, G), reg (4, G, G), masks (2, G, G)."""
+def finder_sample(
+    rng: np.random.Generator, pic: Picture, reach: int = FINDER_REACH
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One augmented finder input (3, S, S) with targets heat (G, G), reg (4, G, G), masks (2, G, G).
+
+    The offset to a die's centre and its size are taught at its centre cell and, with
+    ``reach`` > 0, at the cells up to that many away, weighed by the heat there (a cell two
+    dice share goes to the die hotter there)."""
     h, w = pic.image.shape[:2]
     base = finder_scale(h, w)
     known = pic.sizes[~np.isnan(pic.sizes[:, 0])] if len(pic.sizes) else np.zeros((0, 2))
@@ -111,13 +120,21 @@ def finder_sample(rng: np.random.Generator, pic: Picture) -> tuple[np.ndarray, n
         size_cells = (np.nanmean([sw, sh]) if not np.isnan(sw) else typical * scale) / FINDER_STRIDE
         sigma = max(0.6, size_cells / 6.0)
         ix, iy = int(gx), int(gy)
-        heat = np.maximum(heat, np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma * sigma)))
-        reg[0, iy, ix], reg[1, iy, ix] = gx - ix, gy - iy
-        mask[0, iy, ix] = 1
-        if not np.isnan(sw):
-            reg[2, iy, ix] = math.log(max(sw, 1.0) / FINDER_STRIDE)
-            reg[3, iy, ix] = math.log(max(sh, 1.0) / FINDER_STRIDE)
-            mask[1, iy, ix] = 1
+        bump = np.exp(-((xx - ix) ** 2 + (yy - iy) ** 2) / (2 * sigma * sigma))
+        heat = np.maximum(heat, bump)
+        for jy in range(max(iy - reach, 0), min(iy + reach, g - 1) + 1):
+            for jx in range(max(ix - reach, 0), min(ix + reach, g - 1) + 1):
+                weight = float(bump[jy, jx])
+                if weight < mask[0, jy, jx]:
+                    continue
+                reg[0, jy, jx], reg[1, jy, jx] = gx - jx, gy - jy
+                mask[0, jy, jx] = weight
+                if reach:
+                    mask[1, jy, jx] = 0.0
+                if not np.isnan(sw):
+                    reg[2, jy, jx] = math.log(max(sw, 1.0) / FINDER_STRIDE)
+                    reg[3, jy, jx] = math.log(max(sh, 1.0) / FINDER_STRIDE)
+                    mask[1, jy, jx] = weight
     x = out.astype(np.float32) / 255.0 - 0.5
     return x.transpose(2, 0, 1), heat, reg, mask
 
@@ -131,14 +148,18 @@ def finder_loss(pred: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, mask:
     neg_loss = (torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg).sum()
     n = pos.sum().clamp(min=1)
     focal = -(pos_loss + neg_loss) / n
-    off = (F.l1_loss(pred[:, 1:3], reg[:, 0:2], reduction="none") * mask[:, 0:1]).sum() / n
+    # the centre cells alone weigh 1 each: as many as the dice
+    n_off = n if bool((mask[:, 0] == mask[:, 0].round()).all()) else mask[:, 0].sum().clamp(min=1)
+    off = (F.l1_loss(pred[:, 1:3], reg[:, 0:2], reduction="none") * mask[:, 0:1]).sum() / n_off
     nsize = mask[:, 1].sum().clamp(min=1)
     size = (F.l1_loss(pred[:, 3:5], reg[:, 2:4], reduction="none") * mask[:, 1:2]).sum() / nsize
     return focal + off + size
 
 
-def train_finder(pics: list[Picture], weights: np.ndarray, epochs: int, per_epoch: int, seed: int) -> Finder:
-    """Train the finder on pictures drawn with probability ``weights``."""
+def train_finder(
+    pics: list[Picture], weights: np.ndarray, epochs: int, per_epoch: int, seed: int, reach: int = FINDER_REACH
+) -> Finder:
+    """Train the finder on pictures drawn with probability ``weights`` (``reach``: see :func:`finder_sample`)."""
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     net = Finder()
@@ -150,7 +171,7 @@ def train_finder(pics: list[Picture], weights: np.ndarray, epochs: int, per_epoc
     t0 = time.time()
     for step in range(steps):
         idx = rng.choice(len(pics), batch, p=weights)
-        samples = [finder_sample(rng, pics[i]) for i in idx]
+        samples = [finder_sample(rng, pics[i], reach) for i in idx]
         x, heat, reg, mask = (torch.from_numpy(np.stack(v)) for v in zip(*samples))
         loss = finder_loss(net(x), heat, reg, mask)
         opt.zero_grad()
@@ -467,6 +488,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--finder-epochs", type=int, default=72)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
     ap.add_argument(
+        "--finder-reach",
+        type=int,
+        default=FINDER_REACH,
+        help="cells around each die's centre where the finder learns its centre and size (default %(default)s)",
+    )
+    ap.add_argument(
         "--face-steps",
         type=int,
         default=10000,
@@ -569,7 +596,8 @@ def main(argv: list[str] | None = None) -> int:
         finder_file = args.out / FINDER_FILE
     else:
         finder_file = export_finder(
-            train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch, args.seed), args.out
+            train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch, args.seed, args.finder_reach),
+            args.out,
         )
     if args.face_steps > 0:
         # crops are mined with the exported file, as the reader runs it, so that a run in one
