@@ -90,12 +90,13 @@ def main() -> int:
         wrong_sure += sum(t != v and not u for t, v, u, _ in res.pairs)
         unsure += sum(u for _, _, u, _ in res.pairs)
         missed += len(res.missed)
-        cand = reader.candidates(scene.image)
-        for i in res.missed_at:
-            why, share = where_lost(cand, lab.dice[i].box, reader.settings)
-            lost[why] += 1
-            if why == "not a die":
-                not_die_share.append(share)
+        if res.missed_at:  # the frame's spots again, untimed, only where a die was missed
+            cand = reader.candidates(scene.image)
+            for i in res.missed_at:
+                why, share = where_lost(cand, lab.dice[i].box, reader.settings)
+                lost[why] += 1
+                if why == "not a die":
+                    not_die_share.append(share)
         extra += sum(1 for _ in res.extra)
     readable = sum(sum(d.readable for d in s.dice) for s in scenes)
     print(f"command: python {' '.join(sys.argv)}")

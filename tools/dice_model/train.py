@@ -148,8 +148,8 @@ def finder_loss(pred: torch.Tensor, heat: torch.Tensor, reg: torch.Tensor, mask:
     neg_loss = (torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg).sum()
     n = pos.sum().clamp(min=1)
     focal = -(pos_loss + neg_loss) / n
-    # the centre cells alone weigh 1 each: as many as the dice
-    n_off = n if bool((mask[:, 0] == mask[:, 0].round()).all()) else mask[:, 0].sum().clamp(min=1)
+    # the centre cells weigh 1 each (so, without reach, this is the number of dice)
+    n_off = mask[:, 0].sum().clamp(min=1)
     off = (F.l1_loss(pred[:, 1:3], reg[:, 0:2], reduction="none") * mask[:, 0:1]).sum() / n_off
     nsize = mask[:, 1].sum().clamp(min=1)
     size = (F.l1_loss(pred[:, 3:5], reg[:, 2:4], reduction="none") * mask[:, 1:2]).sum() / nsize
