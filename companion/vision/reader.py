@@ -614,11 +614,15 @@ def _suppress_duplicates(centres: np.ndarray, sizes: np.ndarray, within: float) 
     The larger die of the pair sets the distance: a peak on one pip or on the side face of
     a die lies well inside that die, while two dice that touch are a whole die apart.
     """
-    keep: list[int] = []
     mean = sizes.mean(1)
+    d = centres[:, None, :] - centres[None, :, :]
+    near = np.hypot(d[..., 0], d[..., 1]) <= within * np.maximum(mean[:, None], mean[None, :])
+    keep: list[int] = []
+    taken = np.zeros(len(centres), bool)
     for i in range(len(centres)):
-        if all(np.hypot(*(centres[i] - centres[j])) > within * max(mean[i], mean[j]) for j in keep):
+        if not taken[i]:
             keep.append(i)
+            taken |= near[i]
     return keep
 
 

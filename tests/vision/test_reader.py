@@ -22,6 +22,7 @@ from companion.vision.reader import (
     Candidates,
     _further_reads,
     _reads_within,
+    _suppress_duplicates,
     resolve_overlaps,
 )
 from companion.vision.render import render_scene
@@ -249,6 +250,25 @@ def test_only_dice_read_with_doubt_are_looked_at_again():
     assert np.allclose(probs[~doubtful], first[~doubtful])
     assert not np.allclose(probs[doubtful], first[doubtful])
     assert np.allclose(probs.sum(1), 1.0, atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("peaks", "kept"),
+    [
+        ([], []),
+        ([(100, 100, 40)], [0]),
+        ([(100, 100, 40), (110, 100, 10)], [0]),  # a pip of the die, weaker: the same die
+        ([(100, 100, 10), (110, 100, 40)], [0]),  # the larger die sets the distance either way
+        ([(100, 100, 40), (140, 100, 40)], [0, 1]),  # touching dice, a whole die apart
+        ([(100, 100, 40), (115, 100, 40), (130, 100, 40)], [0, 2]),  # only a kept peak takes others
+    ],
+    ids=["none", "one", "pip", "pip-first", "touching", "chain"],
+)
+def test_a_weaker_peak_near_a_kept_one_is_the_same_die(peaks, kept):
+    """Peaks (x, y, size px) strongest first; within 0.45 of the larger size is one die."""
+    centres = np.array([p[:2] for p in peaks], np.float32).reshape(-1, 2)
+    sizes = np.array([(p[2], p[2]) for p in peaks], np.float32).reshape(-1, 2)
+    assert _suppress_duplicates(centres, sizes, 0.45) == kept
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
     python tools/dice_model/reproduce.py --work /tmp/dice-work [--jobs 2]
 
-1. renders the synthetic scenes once into WORK/cache;
+1. renders the synthetic scenes once into WORK/cache (``train.py --render-only``);
 2. trains the three leave-one-source-out runs (``train.py --holdout-source S --folds 3
    --fold K`` for S, K = gr 0, mp 1, nb 2), JOBS at a time, each on one thread;
 3. trains the shipped networks on every photo and render into WORK/final;
@@ -63,9 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.work / name / last).exists()
     ]
     if jobs:
-        # the first run renders the scenes into the cache; the others wait for it
-        _run([jobs[0]], 1)
-        _run(jobs[1:], args.jobs)
+        # the scenes are rendered once into the cache, then every run reads them
+        _run([([*train, "--out", str(args.work / "final"), "--render-only"], args.work / "render.log")], 1)
+        _run(jobs, args.jobs)
     # each second reader is mined with its run's finder, so it reads that finder's spots
     seconds = [
         (

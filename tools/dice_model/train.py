@@ -485,6 +485,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="folder for the .onnx files")
     ap.add_argument("--synthetic", type=int, default=1500, help="synthetic scenes to render")
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
+    ap.add_argument(
+        "--render-only", action="store_true", help="only render the synthetic scenes into --cache (for parallel runs)"
+    )
     ap.add_argument("--finder-epochs", type=int, default=72)
     ap.add_argument("--finder-per-epoch", type=int, default=640, help="finder samples per epoch")
     ap.add_argument(
@@ -566,6 +569,10 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
 
+    if args.render_only:
+        load_synthetic(args.synthetic, 100_000, args.cache)
+        log.info("rendered %d scenes into %s", args.synthetic, args.cache)
+        return 0
     try:
         photos = load_reals(args.dataset, args.label_fixes)
         # folds by the labels as published, so that a run with --label-fixes (a second face
