@@ -7,7 +7,11 @@ dice in a pile, some leaning or stacked, any table, light and camera angle) with
 30-50 px, seeds 700000 and up (never used for training). One thread (OpenCV, OpenMP and
 BLAS). Prints the median and p90 time of read_dice, how far the count of dice found is
 from the count labelled, and how the dice were read: right and sure, wrong and sure,
-flagged unsure, and counted as "could not be read"; and where the missed dice were
+flagged unsure, and counted as "could not be read"; readings of dice labelled unreadable
+(a die, neither right nor a phantom) apart from other spots read as dice; how many taps
+the table needs to settle the reveal (each unsure die confirmed or dropped, each phantom
+read surely dropped, each die missed added, readable or not);
+and where the missed dice were
 lost: no finder spot on them, a spot the face reader called "not a die" (with how large
 the finder drew those spots against the die), or a spot that lost to another one.
 """
@@ -53,6 +57,11 @@ def where_lost(cand: Candidates, box: tuple[float, float, float, float], setting
     return "lost", 0.0
 
 
+def _inside_any(point: tuple[float, float], boxes: list[tuple[float, float, float, float]]) -> bool:
+    x, y = point
+    return any(bx <= x <= bx + bw and by <= y <= by + bh for bx, by, bw, bh in boxes)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--frames", type=int, default=20)
@@ -68,7 +77,8 @@ def main() -> int:
     ]
     reader.read(scenes[0].image)  # warm up
     ms, cpu_ms, count_err, labelled, found = [], [], [], [], []
-    right_sure = wrong_sure = unsure = unreadable = missed = extra = 0
+    right_sure = wrong_sure = unsure = unreadable = missed = phantoms = phantoms_sure = hidden_read = 0
+    taps: list[int] = []
     lost: dict[str, int] = {"no spot": 0, "not a die": 0, "lost": 0}
     not_die_share: list[float] = []
     for scene in scenes:
@@ -85,7 +95,8 @@ def main() -> int:
         count_err.append(len(det) - len(scene.dice))
         unreadable += det.unreadable_count
         lab = LabelledImage("pile", "die", tuple(Label(d.value, d.box) for d in scene.dice if d.readable))
-        res = match(lab, [Reading(d.value, d.box, d.unsure, d.confidence) for d in det])
+        reads = [Reading(d.value, d.box, d.unsure, d.confidence) for d in det]
+        res = match(lab, reads)
         right_sure += sum(t == v and not u for t, v, u, _ in res.pairs)
         wrong_sure += sum(t != v and not u for t, v, u, _ in res.pairs)
         unsure += sum(u for _, _, u, _ in res.pairs)
@@ -97,7 +108,19 @@ def main() -> int:
                 lost[why] += 1
                 if why == "not a die":
                     not_die_share.append(share)
-        extra += sum(1 for _ in res.extra)
+        # a reading on a die that cannot be read (leaning, mostly hidden) is a die: neither
+        # right nor a phantom
+        hidden = [d.box for d in scene.dice if not d.readable]
+        dice = list(det)
+        on_hidden = [_inside_any(dice[j].centre, hidden) for j in res.extra_at]
+        hidden_read += sum(on_hidden)
+        phantoms += len(on_hidden) - sum(on_hidden)
+        sure_phantoms = sum(not reads[j].unsure for j, h in zip(res.extra_at, on_hidden, strict=True) if not h)
+        phantoms_sure += sure_phantoms
+        hidden_missed = sum(not any(_inside_any(d.centre, [box]) for d in dice) for box in hidden)
+        # what the table does before the reveal is settled: confirm (or drop) each die read
+        # unsure, drop each phantom read surely, add each die missed, readable or not
+        taps.append(sum(d.unsure for d in dice) + sure_phantoms + len(res.missed) + hidden_missed)
     readable = sum(sum(d.readable for d in s.dice) for s in scenes)
     print(f"command: python {' '.join(sys.argv)}")
     print(
@@ -115,8 +138,13 @@ def main() -> int:
     )
     print(
         f"readable dice {readable}: right and sure {right_sure}, wrong and sure {wrong_sure}, "
-        f"flagged unsure {unsure}, missed {missed}; other spots read as dice {extra}; "
+        f"flagged unsure {unsure}, missed {missed}; dice labelled unreadable read {hidden_read}; "
+        f"other spots read as dice {phantoms} ({phantoms_sure} of them sure); "
         f"dice reported as could-not-be-read {unreadable}"
+    )
+    print(
+        "taps to settle a reveal (confirm each unsure die, drop each sure phantom, add each missed die): "
+        f"median {np.median(taps):.0f} a pile, mean {np.mean(taps):.1f}"
     )
     sizing = f" (spots a median {np.median(not_die_share):.2f} of the die's size)" if not_die_share else ""
     print(

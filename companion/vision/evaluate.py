@@ -78,7 +78,7 @@ class Reading:
 class ImageResult:
     """How one photo was read: matched pairs (label value, read value, unsure, confidence),
     missed label values (and where they are in the photo's labels), extra readings (value,
-    unsure)."""
+    unsure, and where they are among the readings)."""
 
     image: str
     group: str
@@ -86,6 +86,7 @@ class ImageResult:
     missed: list[int] = field(default_factory=list)
     missed_at: list[int] = field(default_factory=list)
     extra: list[tuple[int, bool]] = field(default_factory=list)
+    extra_at: list[int] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -167,7 +168,8 @@ def match(label: LabelledImage, readings: Sequence[Reading]) -> ImageResult:
         result.pairs.append((label.dice[i].value, readings[j].value, readings[j].unsure, readings[j].confidence))
     result.missed_at = [i for i in range(len(label.dice)) if i not in used_l]
     result.missed = [label.dice[i].value for i in result.missed_at]
-    result.extra = [(r.value, r.unsure) for j, r in enumerate(readings) if j not in used_r]
+    result.extra_at = [j for j in range(len(readings)) if j not in used_r]
+    result.extra = [(readings[j].value, readings[j].unsure) for j in result.extra_at]
     return result
 
 

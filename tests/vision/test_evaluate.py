@@ -70,6 +70,14 @@ def test_a_one_with_whole_die_boxes_still_needs_its_centre_inside():
     assert other.missed == [4] and other.missed_at == [1]
 
 
+def test_extra_readings_say_where_they_are_among_the_readings():
+    lab = img("die", (2, (0, 0, 50, 50)))
+    reads = [Reading(5, (300, 300, 50, 50), unsure=True), Reading(2, (0, 0, 50, 50)), Reading(6, (100, 0, 50, 50))]
+    r = match(lab, reads)
+    assert r.extra_at == [0, 2] and r.extra == [(5, True), (6, False)]
+    assert match(lab, []).extra_at == [] and match(lab, reads[1:2]).extra_at == []
+
+
 def test_each_reading_matches_one_label_closest_first():
     lab = img("die", (2, (0, 0, 50, 50)), (3, (40, 0, 50, 50)))
     # one reading sits in the overlap, nearer the second die; a second reading is on die one

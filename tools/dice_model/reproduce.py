@@ -14,7 +14,10 @@
    networks and, with ``--install``, copies them into companion/vision/models.
 
 Every step is seeded, so the same library versions and thread count give the same files.
-A step whose output already exists is skipped (delete it to redo it).
+A step whose output already exists is skipped (delete it to redo it). With ``--from-kept``
+the networks kept in the repository are put into WORK first (the shipped ones as the
+final run, and those of tools/dice_model/heldout/ as the leave-one-source-out runs), so
+only what they lack is trained.
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ MODEL_FILES = (
 #: How the second face reader is trained: on the corrected labels, with smaller "part of
 #: a die" crops, so that it doubts other dice than the first (tools/dice_model/README.md).
 SECOND_RECIPE = ("--label-fixes", "--part-scale", "0.6")
+#: The networks of the leave-one-source-out runs, kept so that a change to the reader can
+#: be weighed on them without training (``--from-kept``).
+KEPT = HERE / "heldout"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +54,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dataset", type=Path, nargs="+", default=DATASETS)
     ap.add_argument("--jobs", type=int, default=2, help="trainings at once (each uses one thread)")
     ap.add_argument("--install", action="store_true", help="copy the final models into companion/vision/models")
+    ap.add_argument(
+        "--from-kept",
+        action="store_true",
+        help="start from the networks kept in the repository (the shipped ones and those of the "
+        "leave-one-source-out runs in tools/dice_model/heldout/) and train only what is missing",
+    )
     args = ap.parse_args(argv)
+    if args.from_kept:
+        _copy_kept(args.work)
     py = sys.executable
     train = [py, str(HERE / "train.py"), "--dataset", *map(str, args.dataset), "--cache", str(args.work / "cache")]
     args.work.mkdir(parents=True, exist_ok=True)
@@ -62,10 +76,6 @@ def main(argv: list[str] | None = None) -> int:
         for name, held, last in runs
         if not (args.work / name / last).exists()
     ]
-    if jobs:
-        # the scenes are rendered once into the cache, then every run reads them
-        _run([([*train, "--out", str(args.work / "final"), "--render-only"], args.work / "render.log")], 1)
-        _run(jobs, args.jobs)
     # each second reader is mined with its run's finder, so it reads that finder's spots
     seconds = [
         (
@@ -81,11 +91,17 @@ def main(argv: list[str] | None = None) -> int:
             args.work / f"second-{name}.log",
         )
         for name, held, last in runs
-        if not (args.work / f"second-{name}" / last).exists()
+        if not (args.work / name / "dice_faces_second.onnx").exists()
+        and not (args.work / f"second-{name}" / last).exists()
     ]
+    if jobs or seconds:
+        # the scenes are rendered once into the cache, then every run reads them
+        _run([([*train, "--out", str(args.work / "final"), "--render-only"], args.work / "render.log")], 1)
+    _run(jobs, args.jobs)
     _run(seconds, args.jobs)
     for name, _, _ in runs:
-        shutil.copy2(args.work / f"second-{name}" / "dice_faces.onnx", args.work / name / "dice_faces_second.onnx")
+        if (args.work / f"second-{name}" / "dice_faces.onnx").exists():
+            shutil.copy2(args.work / f"second-{name}" / "dice_faces.onnx", args.work / name / "dice_faces_second.onnx")
     final = args.work / "final"
     subprocess.run(
         [
@@ -107,6 +123,18 @@ def main(argv: list[str] | None = None) -> int:
             shutil.copy2(final / name, target / name)
         print(f"installed the models in {target}")
     return 0
+
+
+def _copy_kept(work: Path) -> None:
+    """Put the shipped networks into WORK/final and each kept held-out run into WORK/NAME
+    (files already there are left as they are)."""
+    kept = [(ROOT / "companion" / "vision" / "models", work / "final")]
+    kept += [(run, work / run.name) for run in sorted(KEPT.glob("loso-*")) if run.is_dir()]
+    for src, dst in kept:
+        dst.mkdir(parents=True, exist_ok=True)
+        for f in src.iterdir():
+            if f.is_file() and not (dst / f.name).exists():
+                shutil.copy2(f, dst / f.name)
 
 
 def _run(jobs: list[tuple[list[str], Path]], at_once: int) -> None:
