@@ -10,10 +10,9 @@ from the count labelled, and how the dice were read: right and sure, wrong and s
 flagged unsure, and counted as "could not be read"; readings of dice labelled unreadable
 (a die, neither right nor a phantom) apart from other spots read as dice; how many taps
 the table needs to settle the reveal (each unsure die confirmed or dropped, each phantom
-read surely dropped, each die missed added, readable or not);
-and where the missed dice were
-lost: no finder spot on them, a spot the face reader called "not a die" (with how large
-the finder drew those spots against the die), or a spot that lost to another one.
+read surely dropped, each die missed added, readable or not); and where the missed dice
+were lost: no finder spot on them, a spot the face reader called "not a die" (with how
+large the finder drew those spots against the die), or a spot that lost to another one.
 """
 
 from __future__ import annotations
