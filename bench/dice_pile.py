@@ -56,9 +56,10 @@ def where_lost(cand: Candidates, box: tuple[float, float, float, float], setting
     return "lost", 0.0
 
 
-def _inside_any(point: tuple[float, float], boxes: list[tuple[float, float, float, float]]) -> bool:
+def _in_box(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
     x, y = point
-    return any(bx <= x <= bx + bw and by <= y <= by + bh for bx, by, bw, bh in boxes)
+    bx, by, bw, bh = box
+    return bx <= x <= bx + bw and by <= y <= by + bh
 
 
 def main() -> int:
@@ -111,12 +112,12 @@ def main() -> int:
         # right nor a phantom
         hidden = [d.box for d in scene.dice if not d.readable]
         dice = list(det)
-        on_hidden = [_inside_any(dice[j].centre, hidden) for j in res.extra_at]
+        on_hidden = [any(_in_box(dice[j].centre, box) for box in hidden) for j in res.extra_at]
         hidden_read += sum(on_hidden)
         phantoms += len(on_hidden) - sum(on_hidden)
         sure_phantoms = sum(not reads[j].unsure for j, h in zip(res.extra_at, on_hidden, strict=True) if not h)
         phantoms_sure += sure_phantoms
-        hidden_missed = sum(not any(_inside_any(d.centre, [box]) for d in dice) for box in hidden)
+        hidden_missed = sum(not any(_in_box(d.centre, box) for d in dice) for box in hidden)
         # what the table does before the reveal is settled: confirm (or drop) each die read
         # unsure, drop each phantom read surely, add each die missed, readable or not
         taps.append(sum(d.unsure for d in dice) + sure_phantoms + len(res.missed) + hidden_missed)

@@ -62,6 +62,9 @@ from companion.vision.reader import (
 
 log = logging.getLogger("train")
 TRAIN_SIDE = 256  # the finder trains on square cuts; it is fully convolutional
+#: The first render's seed (renders SYNTHETIC_SEED, SYNTHETIC_SEED + 1, ...; the app's
+#: tests and benches use other seeds).
+SYNTHETIC_SEED = 100_000
 #: Die sizes (finder px) the finder learns; larger dice are found by its second, coarser
 #: look (ReaderSettings.coarse_look), where they come out in this range again.
 FINDER_DICE_PX = (7.0, 72.0)
@@ -570,7 +573,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
 
     if args.render_only:
-        load_synthetic(args.synthetic, 100_000, args.cache)
+        load_synthetic(args.synthetic, SYNTHETIC_SEED, args.cache)
         log.info("rendered %d scenes into %s", args.synthetic, args.cache)
         return 0
     try:
@@ -585,7 +588,7 @@ def main(argv: list[str] | None = None) -> int:
         write_predictions(args.out, test)
         log.info("wrote %s", args.out / "predictions.jsonl")
         return 0
-    syn = load_synthetic(args.synthetic, 100_000, args.cache)
+    syn = load_synthetic(args.synthetic, SYNTHETIC_SEED, args.cache)
     pics = real + syn
     # half of the finder's pictures are real photos, half renders; each source of photos
     # weighs the same, however many photos it has
