@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     if jobs or seconds:
         # the scenes are rendered once into the cache, then every run reads them
-        _run([([*train, "--out", str(args.work / "final"), "--render-only"], args.work / "render.log")], 1)
+        _run([([*train, "--render-only"], args.work / "render.log")], 1)
     _run(jobs, args.jobs)
     _run(seconds, args.jobs)
     for name, _, _ in runs:

@@ -485,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
         required=True,
         help="folders with labels.jsonl and images/ (dice-real, dice-gray, ...)",
     )
-    ap.add_argument("--out", type=Path, required=True, help="folder for the .onnx files")
+    ap.add_argument("--out", type=Path, help="folder for the .onnx files (not needed with --render-only)")
     ap.add_argument("--synthetic", type=int, default=1500, help="synthetic scenes to render")
     ap.add_argument("--cache", type=Path, default=Path(".cache/dice_model"), help="render cache")
     ap.add_argument(
@@ -576,6 +576,8 @@ def main(argv: list[str] | None = None) -> int:
         load_synthetic(args.synthetic, SYNTHETIC_SEED, args.cache)
         log.info("rendered %d scenes into %s", args.synthetic, args.cache)
         return 0
+    if args.out is None:
+        ap.error("--out is needed: the folder for the .onnx files")
     try:
         photos = load_reals(args.dataset, args.label_fixes)
         # folds by the labels as published, so that a run with --label-fixes (a second face
