@@ -7,8 +7,9 @@
    --fold K`` for S, K = gr 0, mp 1, nb 2), JOBS at a time, each on one thread;
 3. trains the shipped networks on every photo and render into WORK/final;
 4. trains the second face reader of each of those four runs with that run's finder
-   (``train.py --finder-onnx`` and SECOND_RECIPE, into WORK/second-NAME), and puts it
-   beside the first as ``dice_faces_second.onnx``;
+   (``train.py --finder-onnx`` and SECOND_RECIPE, into WORK/second-NAME), puts it
+   beside the first as ``dice_faces_second.onnx`` and reads that run's held-out photos
+   again with the pair (``train.py --predict-only``);
 5. prints the per-source figures with the nested calibration (``calibrate.py``), writes
    the calibration fitted on all three runs' unseen-source readings beside the shipped
    networks and, with ``--install``, copies them into companion/vision/models.
@@ -99,9 +100,16 @@ def main(argv: list[str] | None = None) -> int:
         _run([([*train, "--render-only"], args.work / "render.log")], 1)
     _run(jobs, args.jobs)
     _run(seconds, args.jobs)
-    for name, _, _ in runs:
-        if (args.work / f"second-{name}" / "dice_faces.onnx").exists():
-            shutil.copy2(args.work / f"second-{name}" / "dice_faces.onnx", args.work / name / "dice_faces_second.onnx")
+    rewrites = []
+    for name, held, _ in runs:
+        second = args.work / name / "dice_faces_second.onnx"
+        if (args.work / f"second-{name}" / "dice_faces.onnx").exists() and not second.exists():
+            shutil.copy2(args.work / f"second-{name}" / "dice_faces.onnx", second)
+            if held:
+                # the held-out photos read again by the pair, as the shipped reader reads them
+                cmd = [*train, "--out", str(args.work / name), *held, "--predict-only"]
+                rewrites.append((cmd, args.work / f"predict-{name}.log"))
+    _run(rewrites, args.jobs)
     final = args.work / "final"
     subprocess.run(
         [
