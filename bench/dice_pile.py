@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.vision.evaluate import Label, LabelledImage, Reading, match  # noqa: E402
+from companion.vision.evaluate import Label, LabelledImage, Reading, in_box, match  # noqa: E402
 from companion.vision.reader import Candidates, DiceReader, ReaderSettings, may_be_dice  # noqa: E402
 from companion.vision.render import render_scene  # noqa: E402
 
@@ -42,24 +42,12 @@ def where_lost(cand: Candidates, box: tuple[float, float, float, float], setting
     (with the size of its largest spot as a share of the die's), or "lost" (it had a spot
     that may be a die, but that spot was dropped for another or its reading went to a
     neighbouring die)."""
-    x, y, w, h = box
-    inside = np.flatnonzero(
-        (cand.centres[:, 0] >= x)
-        & (cand.centres[:, 0] <= x + w)
-        & (cand.centres[:, 1] >= y)
-        & (cand.centres[:, 1] <= y + h)
-    )
+    inside = np.flatnonzero(in_box(cand.centres, box))
     if not len(inside):
         return "no spot", 0.0
     if not may_be_dice(cand.probs[inside], cand.scores[inside], cand.sizes[inside], settings).any():
-        return "not a die", float(cand.sizes[inside].max() / max(w, h))
+        return "not a die", float(cand.sizes[inside].max() / max(box[2], box[3]))
     return "lost", 0.0
-
-
-def _in_box(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
-    x, y = point
-    bx, by, bw, bh = box
-    return bx <= x <= bx + bw and by <= y <= by + bh
 
 
 def main() -> int:
@@ -95,8 +83,7 @@ def main() -> int:
         count_err.append(len(det) - len(scene.dice))
         unreadable += det.unreadable_count
         lab = LabelledImage("pile", "die", tuple(Label(d.value, d.box) for d in scene.dice if d.readable))
-        reads = [Reading(d.value, d.box, d.unsure, d.confidence) for d in det]
-        res = match(lab, reads)
+        res = match(lab, [Reading(d.value, d.box, d.unsure, d.confidence) for d in det])
         right_sure += sum(t == v and not u for t, v, u, _ in res.pairs)
         wrong_sure += sum(t != v and not u for t, v, u, _ in res.pairs)
         unsure += sum(u for _, _, u, _ in res.pairs)
@@ -110,17 +97,21 @@ def main() -> int:
                     not_die_share.append(share)
         # a reading on a die that cannot be read (leaning, mostly hidden) is a die: neither
         # right nor a phantom
-        hidden = [d.box for d in scene.dice if not d.readable]
-        dice = list(det)
-        on_hidden = [any(_in_box(dice[j].centre, box) for box in hidden) for j in res.extra_at]
-        hidden_read += sum(on_hidden)
-        phantoms += len(on_hidden) - sum(on_hidden)
-        sure_phantoms = sum(not reads[j].unsure for j, h in zip(res.extra_at, on_hidden, strict=True) if not h)
+        on_hidden = np.zeros(len(det), bool)
+        hidden_missed = 0
+        for d in scene.dice:
+            if not d.readable:
+                hit = in_box(det.centres, d.box)
+                on_hidden |= hit
+                hidden_missed += not hit.any()
+        extra = np.array(res.extra_at, int)
+        hidden_read += int(on_hidden[extra].sum())
+        phantoms += int((~on_hidden[extra]).sum())
+        sure_phantoms = int((~on_hidden[extra] & ~det.unsure[extra]).sum())
         phantoms_sure += sure_phantoms
-        hidden_missed = sum(not any(_in_box(d.centre, box) for d in dice) for box in hidden)
         # what the table does before the reveal is settled: confirm (or drop) each die read
         # unsure, drop each phantom read surely, add each die missed, readable or not
-        taps.append(sum(d.unsure for d in dice) + sure_phantoms + len(res.missed) + hidden_missed)
+        taps.append(det.unsure_count + sure_phantoms + len(res.missed) + hidden_missed)
     readable = sum(sum(d.readable for d in s.dice) for s in scenes)
     print(f"command: python {' '.join(sys.argv)}")
     print(

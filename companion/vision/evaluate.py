@@ -141,21 +141,29 @@ def _half_die(label: LabelledImage) -> float:
     return float(np.median(spans)) / PIP_SPAN / 2
 
 
+def in_box(points: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """Which of ``points`` ((N, 2) x, y pixels) lie in ``box`` (x, y, w, h pixels, edges
+    included), as an (N,) bool array."""
+    x, y, w, h = box
+    p = np.asarray(points, float).reshape(-1, 2)
+    return (p[:, 0] >= x) & (p[:, 0] <= x + w) & (p[:, 1] >= y) & (p[:, 1] <= y + h)
+
+
 def match(label: LabelledImage, readings: Sequence[Reading]) -> ImageResult:
     """Pair the readings of one photo with its labels (see the module doc)."""
     result = ImageResult(label.image, label.group)
     cands = []
     half_die = _half_die(label)
+    boxes = np.array([r.box for r in readings], float).reshape(-1, 4)
+    centres = boxes[:, :2] + boxes[:, 2:] / 2
     for i, lab in enumerate(label.dice):
         x, y, w, h = lab.box
-        lc = np.array([x + w / 2, y + h / 2])
         reach = max(w, h, half_die if lab.value == 1 else 0.0, 1.0)
-        for j, r in enumerate(readings):
-            rx, ry, rw, rh = r.box
-            rc = np.array([rx + rw / 2, ry + rh / 2])
-            inside = x <= rc[0] <= x + w and y <= rc[1] <= y + h
-            d = float(np.hypot(*(rc - lc)))
-            if inside or (label.box_kind == "pips" and d <= reach):
+        inside = in_box(centres, lab.box)
+        dist = np.hypot(centres[:, 0] - (x + w / 2), centres[:, 1] - (y + h / 2))
+        for j in range(len(readings)):
+            d = float(dist[j])
+            if inside[j] or (label.box_kind == "pips" and d <= reach):
                 cands.append((d / reach, i, j))
     cands.sort()
     used_l: set[int] = set()

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 from companion.vision.evaluate import (
@@ -11,6 +12,7 @@ from companion.vision.evaluate import (
     Reading,
     format_scores,
     headline_row,
+    in_box,
     load_labels,
     match,
     score,
@@ -68,6 +70,19 @@ def test_a_one_with_whole_die_boxes_still_needs_its_centre_inside():
     assert r.missed == [1] and r.missed_at == [0]
     other = match(lab, [Reading(1, (200, 200, 20, 20))])
     assert other.missed == [4] and other.missed_at == [1]
+
+
+@pytest.mark.parametrize(
+    ("points", "inside"),
+    [
+        ([], []),
+        ([(15, 25)], [True]),
+        ([(10, 20), (40, 60)], [True, True]),  # the edges belong to the box
+        ([(9.9, 25), (15, 60.1), (100, 100)], [False, False, False]),
+    ],
+)
+def test_in_box_tells_which_points_lie_in_the_box(points, inside):
+    assert in_box(np.array(points, float), (10, 20, 30, 40)).tolist() == inside
 
 
 def test_extra_readings_say_where_they_are_among_the_readings():

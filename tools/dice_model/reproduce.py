@@ -24,6 +24,7 @@ only what they lack is trained.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -157,7 +158,7 @@ def _run(jobs: list[tuple[list[str], Path]], at_once: int) -> None:
                 running.append(
                     (
                         subprocess.Popen(
-                            cmd, stdout=fh, stderr=subprocess.STDOUT, env={**_env(), "OMP_NUM_THREADS": "1"}
+                            cmd, stdout=fh, stderr=subprocess.STDOUT, env={**os.environ, "OMP_NUM_THREADS": "1"}
                         ),
                         log,
                     )
@@ -165,12 +166,6 @@ def _run(jobs: list[tuple[list[str], Path]], at_once: int) -> None:
         proc, log = running.pop(0)
         if proc.wait() != 0:
             raise SystemExit(f"a training failed; see {log}")
-
-
-def _env() -> dict[str, str]:
-    import os
-
-    return dict(os.environ)
 
 
 if __name__ == "__main__":

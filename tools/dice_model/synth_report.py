@@ -27,6 +27,7 @@ from companion.vision.evaluate import (
     LabelledImage,
     Reading,
     headline_row,
+    in_box,
     match,
     score,
 )
@@ -46,13 +47,14 @@ def main(argv: list[str] | None = None) -> int:
         w, h = (640, 640) if i % 2 == 0 else (640, 480)
         scene = render_scene(900_000 + i, w, h, variety=True, die_px=(15.0, 0.4 * min(w, h)))
         det = reader.read(scene.image)
-        hidden = [d for d in scene.dice if not d.readable]
-        readings = []
-        for d in det:
-            x, y = d.centre
-            if any(b.box[0] <= x <= b.box[0] + b.box[2] and b.box[1] <= y <= b.box[1] + b.box[3] for b in hidden):
-                continue  # a die that cannot be read, read or not: no score either way
-            readings.append(Reading(d.value, d.box, d.unsure, d.confidence))
+        on_hidden = np.zeros(len(det), bool)
+        for d in scene.dice:
+            if not d.readable:
+                on_hidden |= in_box(det.centres, d.box)
+        # a die that cannot be read, read or not: no score either way
+        readings = [
+            Reading(d.value, d.box, d.unsure, d.confidence) for d, hid in zip(det, on_hidden, strict=True) if not hid
+        ]
         label = LabelledImage(
             f"syn_{900_000 + i}", "die", tuple(Label(d.value, d.box) for d in scene.dice if d.readable)
         )
