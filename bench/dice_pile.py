@@ -32,7 +32,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.vision.evaluate import Label, LabelledImage, Reading, in_box, match  # noqa: E402
+from companion.vision.evaluate import Label, LabelledImage, Reading, in_box, in_boxes, match  # noqa: E402
 from companion.vision.reader import Candidates, DiceReader, ReaderSettings, may_be_dice  # noqa: E402
 from companion.vision.render import render_scene  # noqa: E402
 
@@ -97,13 +97,9 @@ def main() -> int:
                     not_die_share.append(share)
         # a reading on a die that cannot be read (leaning, mostly hidden) is a die: neither
         # right nor a phantom
-        on_hidden = np.zeros(len(det), bool)
-        hidden_missed = 0
-        for d in scene.dice:
-            if not d.readable:
-                hit = in_box(det.centres, d.box)
-                on_hidden |= hit
-                hidden_missed += not hit.any()
+        hits = in_boxes(det.centres, [d.box for d in scene.dice if not d.readable])
+        on_hidden = hits.any(0)
+        hidden_missed = int((~hits.any(1)).sum())
         extra = np.array(res.extra_at, int)
         hidden_read += int(on_hidden[extra].sum())
         phantoms += int((~on_hidden[extra]).sum())

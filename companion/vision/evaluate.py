@@ -149,6 +149,13 @@ def in_box(points: np.ndarray, box: tuple[float, float, float, float]) -> np.nda
     return (p[:, 0] >= x) & (p[:, 0] <= x + w) & (p[:, 1] >= y) & (p[:, 1] <= y + h)
 
 
+def in_boxes(points: np.ndarray, boxes: Sequence[tuple[float, float, float, float]]) -> np.ndarray:
+    """Which of ``points`` ((N, 2) x, y pixels) lie in each of ``boxes`` (x, y, w, h
+    pixels), as an (M, N) bool array: row m is :func:`in_box` of box m."""
+    n = len(np.asarray(points, float).reshape(-1, 2))
+    return np.array([in_box(points, b) for b in boxes], bool).reshape(len(boxes), n)
+
+
 def match(label: LabelledImage, readings: Sequence[Reading]) -> ImageResult:
     """Pair the readings of one photo with its labels (see the module doc)."""
     result = ImageResult(label.image, label.group)
@@ -159,12 +166,9 @@ def match(label: LabelledImage, readings: Sequence[Reading]) -> ImageResult:
     for i, lab in enumerate(label.dice):
         x, y, w, h = lab.box
         reach = max(w, h, half_die if lab.value == 1 else 0.0, 1.0)
-        inside = in_box(centres, lab.box)
         dist = np.hypot(centres[:, 0] - (x + w / 2), centres[:, 1] - (y + h / 2))
-        for j in range(len(readings)):
-            d = float(dist[j])
-            if inside[j] or (label.box_kind == "pips" and d <= reach):
-                cands.append((d / reach, i, j))
+        near = in_box(centres, lab.box) | ((label.box_kind == "pips") & (dist <= reach))
+        cands += [(float(dist[j]) / reach, i, int(j)) for j in np.flatnonzero(near)]
     cands.sort()
     used_l: set[int] = set()
     used_r: set[int] = set()

@@ -13,6 +13,7 @@ from companion.vision.evaluate import (
     format_scores,
     headline_row,
     in_box,
+    in_boxes,
     load_labels,
     match,
     score,
@@ -83,6 +84,20 @@ def test_a_one_with_whole_die_boxes_still_needs_its_centre_inside():
 )
 def test_in_box_tells_which_points_lie_in_the_box(points, inside):
     assert in_box(np.array(points, float), (10, 20, 30, 40)).tolist() == inside
+
+
+@pytest.mark.parametrize(
+    ("points", "boxes", "inside"),
+    [
+        ([], [], []),
+        ([(15, 25)], [], []),
+        ([], [(10, 20, 30, 40)], [[]]),
+        ([(15, 25), (100, 100)], [(10, 20, 30, 40), (90, 90, 10, 10)], [[True, False], [False, True]]),
+    ],
+)
+def test_in_boxes_gives_one_row_of_points_per_box(points, boxes, inside):
+    got = in_boxes(np.array(points, float), boxes)
+    assert got.shape == (len(boxes), len(points)) and got.tolist() == inside
 
 
 def test_extra_readings_say_where_they_are_among_the_readings():

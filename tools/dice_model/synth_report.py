@@ -27,7 +27,7 @@ from companion.vision.evaluate import (
     LabelledImage,
     Reading,
     headline_row,
-    in_box,
+    in_boxes,
     match,
     score,
 )
@@ -47,10 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         w, h = (640, 640) if i % 2 == 0 else (640, 480)
         scene = render_scene(900_000 + i, w, h, variety=True, die_px=(15.0, 0.4 * min(w, h)))
         det = reader.read(scene.image)
-        on_hidden = np.zeros(len(det), bool)
-        for d in scene.dice:
-            if not d.readable:
-                on_hidden |= in_box(det.centres, d.box)
+        on_hidden = in_boxes(det.centres, [d.box for d in scene.dice if not d.readable]).any(0)
         # a die that cannot be read, read or not: no score either way
         readings = [
             Reading(d.value, d.box, d.unsure, d.confidence) for d, hid in zip(det, on_hidden, strict=True) if not hid
