@@ -87,6 +87,8 @@ LABEL_SMOOTHING = 0.02
 #: Size of the "not a die" crops of part of a die (its centre; a pip or an edge), as a
 #: multiple of 0.3-0.55 and 0.2-0.5 die sizes.
 PART_SCALE = 1.0
+#: A die's answer under this from the reader named by --hard-from makes it a hard die.
+HARD_BELOW = 0.95
 
 
 # ------------------------------------------------------------------------- finder ---------
@@ -324,6 +326,28 @@ def build_face_items(
     return items
 
 
+def hard_dice(items: list[tuple[int, float, float, float, int]], pics: list[Picture], reader: cv2.dnn.Net) -> list[int]:
+    """Indices of the photos' die items (not renders, not "not a die") that ``reader`` reads
+    with less than HARD_BELOW for their face, cut upright at their size as the reader cuts them."""
+    keys: dict[tuple[int, float, float, float, int], list[int]] = {}
+    for i, it in enumerate(items):
+        if it[4] > 0 and pics[it[0]].source != "syn":
+            keys.setdefault(it, []).append(i)
+    hard: list[int] = []
+    order = list(keys)
+    for start in range(0, len(order), 256):
+        chunk = order[start : start + 256]
+        crops = np.stack([normalise_crop(cut_crop(pics[pi].image, cx, cy, s)) for pi, cx, cy, s, _ in chunk])
+        reader.setInput(crops)
+        logits = reader.forward().reshape(len(chunk), -1)
+        p = np.exp(logits - logits.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        for k, it in enumerate(chunk):
+            if p[k, it[4]] < HARD_BELOW:
+                hard += keys[it]
+    return hard
+
+
 def train_faces(
     pics: list[Picture],
     finder: cv2.dnn.Net,
@@ -335,11 +359,19 @@ def train_faces(
     head: str = SHIPPED_HEAD,
     label_smoothing: float = LABEL_SMOOTHING,
     part_scale: float = PART_SCALE,
+    hard_from: cv2.dnn.Net | None = None,
+    hard_repeat: int = 0,
 ) -> FaceReader:
-    """Train the face reader for ``steps`` batches on crops cut where the finder would cut them."""
+    """Train the face reader for ``steps`` batches on crops cut where the finder would cut them
+    (the photos' dice ``hard_from`` doubts listed ``hard_repeat`` times more)."""
     rng = np.random.default_rng(seed + 1)
     torch.manual_seed(seed + 1)
     items = build_face_items(rng, pics, finder, real_repeat=real_repeat, part_scale=part_scale)
+    if hard_from is not None and hard_repeat > 0:
+        hard = hard_dice(items, pics, hard_from)
+        n_real = sum(1 for it in items if it[4] > 0 and pics[it[0]].source != "syn")
+        log.info("%d of %d photo die items are hard; each listed %d times more", len(hard), n_real, hard_repeat)
+        items += [items[i] for i in hard for _ in range(hard_repeat)]
     counts = np.bincount([it[4] for it in items], minlength=8)
     log.info("face items per class %s (%.1f epochs)", counts.tolist(), steps * 128 / max(len(items), 1))
     net = FaceReader(stem, head)
@@ -548,6 +580,17 @@ def main(argv: list[str] | None = None) -> int:
         help="size of the 'not a die' crops of part of a die, times the shipped sizes (default %(default)s)",
     )
     ap.add_argument(
+        "--hard-from",
+        type=Path,
+        help="a face reader .onnx: the photos' dice it reads with less than HARD_BELOW are hard dice",
+    )
+    ap.add_argument(
+        "--hard-repeat",
+        type=int,
+        default=0,
+        help="with --hard-from: times each hard die is listed more (default %(default)s, as shipped)",
+    )
+    ap.add_argument(
         "--label-fixes",
         type=Path,
         nargs="?",
@@ -578,6 +621,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.out is None:
         ap.error("--out is needed: the folder for the .onnx files")
+    if args.hard_repeat and not args.hard_from:
+        ap.error("--hard-repeat needs --hard-from: the face reader whose doubts make a die hard")
+    if args.hard_from and not args.hard_from.is_file():
+        ap.error(f"--hard-from {args.hard_from}: no such face reader file")
     try:
         photos = load_reals(args.dataset, args.label_fixes)
         # folds by the labels as published, so that a run with --label-fixes (a second face
@@ -611,6 +658,7 @@ def main(argv: list[str] | None = None) -> int:
             train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch, args.seed, args.finder_reach),
             args.out,
         )
+    hard_from = cv2.dnn.readNetFromONNX(str(args.hard_from)) if args.hard_from else None
     if args.face_steps > 0:
         # crops are mined with the exported file, as the reader runs it, so that a run in one
         # go and a run in two steps (--finder-onnx) make the same face reader
@@ -628,6 +676,8 @@ def main(argv: list[str] | None = None) -> int:
                 args.face_head,
                 args.label_smoothing,
                 args.part_scale,
+                hard_from,
+                args.hard_repeat,
             )
 
         export_faces(faces(args.seed), args.out)
