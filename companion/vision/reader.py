@@ -386,9 +386,7 @@ class DiceReader:
     def _face_probs(self, net: Network, crops: np.ndarray) -> np.ndarray:
         with self._lock:
             logits = net.run(crops).reshape(len(crops), -1)
-        logits = logits - logits.max(1, keepdims=True)
-        p = np.exp(logits)
-        return np.asarray(p / p.sum(1, keepdims=True), np.float32)
+        return class_probs(logits)
 
     def candidates(self, frame: np.ndarray) -> Candidates:
         """Every spot the finder marked in ``frame`` and the face reader's raw probabilities,
@@ -580,6 +578,12 @@ def resolve_overlaps(cand: Candidates, settings: ReaderSettings) -> np.ndarray:
         else:
             drop[held] = True
     return is_die[~drop]
+
+
+def class_probs(logits: np.ndarray) -> np.ndarray:
+    """Class probabilities (N, C) float32 from a face reader's logits (N, C) (softmax per row)."""
+    z = np.exp(logits - logits.max(1, keepdims=True))
+    return np.asarray(z / z.sum(1, keepdims=True), np.float32)
 
 
 def _further_reads(views: int, scales: tuple[float, ...] | None) -> list[tuple[bool, float, int]]:

@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 
 from companion.vision import Tray, VisionError
-from companion.vision.reader import Calibration, Candidates, ReaderSettings, decide_dice, resolve_overlaps
+from companion.vision.reader import (
+    Calibration,
+    Candidates,
+    ReaderSettings,
+    class_probs,
+    decide_dice,
+    resolve_overlaps,
+)
 from companion.vision.scale import STRONG_SPOT
 
 
@@ -160,3 +167,18 @@ def test_calibration_file(tmp_path):
         path.write_text(bad)
         with pytest.raises(VisionError):
             Calibration.load(path)
+
+
+@pytest.mark.parametrize(
+    ("logits", "probs"),
+    [
+        (np.zeros((0, 3)), np.zeros((0, 3))),
+        ([[0.0, 0.0]], [[0.5, 0.5]]),
+        ([[1000.0, 0.0, 0.0]], [[1.0, 0.0, 0.0]]),
+        ([[0.0, np.log(3.0)], [2.0, 2.0]], [[0.25, 0.75], [0.5, 0.5]]),
+    ],
+)
+def test_class_probs_turns_each_row_of_logits_into_probabilities(logits, probs):
+    got = class_probs(np.array(logits, np.float32))
+    assert got.dtype == np.float32 and got.shape == np.shape(probs)
+    np.testing.assert_allclose(got, probs, atol=1e-6)

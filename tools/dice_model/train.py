@@ -39,6 +39,7 @@ from data import LABEL_FIXES, Picture, folds, geometric, jpeg, load_reals, load_
 from nets import SHIPPED_HEAD, SHIPPED_STEM, FaceReader, Finder
 
 from companion.vision.evaluate import BadLabels
+from companion.vision.inference import Network, load_network
 from companion.vision.label_fixes import load_fixed_labels
 from companion.vision.preprocess import (
     CROP_PX,
@@ -57,6 +58,7 @@ from companion.vision.reader import (
     SECOND_FACE_FILE,
     UNREADABLE,
     DiceReader,
+    class_probs,
     face_spec,
 )
 
@@ -326,9 +328,10 @@ def build_face_items(
     return items
 
 
-def hard_dice(items: list[tuple[int, float, float, float, int]], pics: list[Picture], reader: cv2.dnn.Net) -> list[int]:
+def hard_dice(items: list[tuple[int, float, float, float, int]], pics: list[Picture], reader: Network) -> list[int]:
     """Indices of the photos' die items (not renders, not "not a die") that ``reader`` reads
-    with less than HARD_BELOW for their face, cut upright at their size as the reader cuts them."""
+    with less than HARD_BELOW for their face, cut upright at their size as the reader cuts them
+    (each distinct item read once)."""
     keys: dict[tuple[int, float, float, float, int], list[int]] = {}
     for i, it in enumerate(items):
         if it[4] > 0 and pics[it[0]].source != "syn":
@@ -338,13 +341,11 @@ def hard_dice(items: list[tuple[int, float, float, float, int]], pics: list[Pict
     for start in range(0, len(order), 256):
         chunk = order[start : start + 256]
         crops = np.stack([normalise_crop(cut_crop(pics[pi].image, cx, cy, s)) for pi, cx, cy, s, _ in chunk])
-        reader.setInput(crops)
-        logits = reader.forward().reshape(len(chunk), -1)
-        p = np.exp(logits - logits.max(1, keepdims=True))
-        p /= p.sum(1, keepdims=True)
+        p = class_probs(reader.run(crops).reshape(len(chunk), -1))
         for k, it in enumerate(chunk):
             if p[k, it[4]] < HARD_BELOW:
                 hard += keys[it]
+    log.info("%d of %d photo die items are hard", len(hard), sum(len(v) for v in keys.values()))
     return hard
 
 
@@ -359,7 +360,7 @@ def train_faces(
     head: str = SHIPPED_HEAD,
     label_smoothing: float = LABEL_SMOOTHING,
     part_scale: float = PART_SCALE,
-    hard_from: cv2.dnn.Net | None = None,
+    hard_from: Network | None = None,
     hard_repeat: int = 0,
 ) -> FaceReader:
     """Train the face reader for ``steps`` batches on crops cut where the finder would cut them
@@ -368,10 +369,7 @@ def train_faces(
     torch.manual_seed(seed + 1)
     items = build_face_items(rng, pics, finder, real_repeat=real_repeat, part_scale=part_scale)
     if hard_from is not None and hard_repeat > 0:
-        hard = hard_dice(items, pics, hard_from)
-        n_real = sum(1 for it in items if it[4] > 0 and pics[it[0]].source != "syn")
-        log.info("%d of %d photo die items are hard; each listed %d times more", len(hard), n_real, hard_repeat)
-        items += [items[i] for i in hard for _ in range(hard_repeat)]
+        items += [items[i] for i in hard_dice(items, pics, hard_from) for _ in range(hard_repeat)]
     counts = np.bincount([it[4] for it in items], minlength=8)
     log.info("face items per class %s (%.1f epochs)", counts.tolist(), steps * 128 / max(len(items), 1))
     net = FaceReader(stem, head)
@@ -658,7 +656,7 @@ def main(argv: list[str] | None = None) -> int:
             train_finder(pics, weights, args.finder_epochs, args.finder_per_epoch, args.seed, args.finder_reach),
             args.out,
         )
-    hard_from = cv2.dnn.readNetFromONNX(str(args.hard_from)) if args.hard_from else None
+    hard_from = load_network(args.hard_from) if args.hard_from else None
     if args.face_steps > 0:
         # crops are mined with the exported file, as the reader runs it, so that a run in one
         # go and a run in two steps (--finder-onnx) make the same face reader
